@@ -1,0 +1,362 @@
+/*
+ * tridi — batched tridiagonal solvers for CPUs and NVIDIA GPUs.
+ *
+ * The whole public C API.  A solve has three steps, after FFTW:
+ *
+ *   1. describe the problem (tridi_desc): element type, an N-d layout with
+ *      per-operand strides, and the axis the systems run along;
+ *   2. make a plan (tridi_plan_create): validates everything once, picks the
+ *      algorithm and owns any workspace;
+ *   3. execute the plan on arrays (tridi_execute), as often as needed.
+ *
+ * Each system s of the batch is
+ *
+ *     a[i] x[i-1] + b[i] x[i] + c[i] x[i+1] = d[i],   i = 0 .. n-1,
+ *
+ * where n is the extent of the solve axis.  a[0] and c[n-1] are never used
+ * (their memory is read by some kernels but their values, NaN included, are
+ * ignored).  a, b, c and d are const and never modified; x may be the same
+ * array as d with the same strides (in-place solve) or a separate array that
+ * overlaps no input.  Nothing outside the described elements of x is ever
+ * written.
+ *
+ * Every function returns a tridi_status; none prints, aborts or exits.  After
+ * a failed call, tridi_last_error() gives a sentence saying which argument was
+ * wrong and why (per thread).
+ */
+#ifndef TRIDI_H
+#define TRIDI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TRIDI_VERSION_MAJOR 0
+#define TRIDI_VERSION_MINOR 1
+#define TRIDI_VERSION_PATCH 0
+
+/** Largest number of dimensions of a layout. */
+#define TRIDI_MAX_RANK 8
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                             */
+/* ------------------------------------------------------------------------ */
+
+/** Result of every tridi function. Values are stable across releases. */
+typedef enum tridi_status {
+  TRIDI_SUCCESS = 0,
+  TRIDI_ERR_NULL_POINTER = 1,   /**< a required pointer argument is NULL */
+  TRIDI_ERR_INVALID_DTYPE = 2,  /**< unknown element type */
+  TRIDI_ERR_INVALID_RANK = 3,   /**< rank outside 1..TRIDI_MAX_RANK */
+  TRIDI_ERR_INVALID_SHAPE = 4,  /**< negative extent, or element count overflows int64 */
+  TRIDI_ERR_INVALID_AXIS = 5,   /**< solve axis outside 0..rank-1 */
+  TRIDI_ERR_INVALID_STRIDE = 6, /**< strides of x map two elements to one address, or an
+                                     offset overflows int64 */
+  TRIDI_ERR_INVALID_OPERAND = 7, /**< operand index outside tridi_operand */
+  TRIDI_ERR_INVALID_OPTION = 8,  /**< bad field in tridi_options (backend, algorithm,
+                                      threads, SIMD level, struct_size) */
+  TRIDI_ERR_OVERLAP = 9,         /**< x overlaps an input other than as an exact in-place
+                                      alias of d */
+  TRIDI_ERR_MISALIGNED = 10,     /**< an array pointer is not a multiple of the element size */
+  TRIDI_ERR_NOT_SUPPORTED = 11,  /**< valid request that this build, backend or algorithm
+                                      cannot carry out (e.g. complex types, a kind not yet
+                                      implemented, an algorithm that does not apply) */
+  TRIDI_ERR_BACKEND_UNAVAILABLE = 12, /**< backend not compiled in, or no usable device */
+  TRIDI_ERR_ALLOC = 13,          /**< memory allocation failed at plan time */
+  TRIDI_ERR_WORKSPACE = 14,      /**< caller workspace NULL, too small or misaligned */
+  TRIDI_ERR_ZERO_PIVOT = 15,     /**< a system met an exactly zero pivot (see info) */
+  TRIDI_ERR_NONFINITE = 16,      /**< a system has a NaN/Inf input or produced one (see info) */
+  TRIDI_ERR_DEVICE = 17,         /**< a CUDA runtime call or kernel launch failed */
+  TRIDI_ERR_INTERNAL = 18        /**< a bug in tridi: please report it */
+} tridi_status;
+
+/** Short human-readable message for a status ("invalid stride", ...).
+ *  Never NULL; unknown values give "unknown status". */
+const char *tridi_status_string(tridi_status status);
+
+/** The enumerator name of a status ("TRIDI_ERR_INVALID_STRIDE").
+ *  Never NULL; unknown values give "TRIDI_UNKNOWN_STATUS". */
+const char *tridi_status_name(tridi_status status);
+
+/** Detail of the last failing tridi call made by the calling thread: which
+ *  argument was wrong and why, e.g. "tridi_desc_create: shape[2] = -1 is
+ *  negative".  Empty string when the last call succeeded.  The text lives in
+ *  thread-local storage and stays valid until the next tridi call in this
+ *  thread. Never NULL. */
+const char *tridi_last_error(void);
+
+/* ------------------------------------------------------------------------ */
+/* Types, operands, kinds                                                   */
+/* ------------------------------------------------------------------------ */
+
+/** Element type of all five operands. */
+typedef enum tridi_dtype {
+  TRIDI_F32 = 1, /**< float */
+  TRIDI_F64 = 2, /**< double */
+  TRIDI_C32 = 3, /**< float complex  (reserved: TRIDI_ERR_NOT_SUPPORTED for now) */
+  TRIDI_C64 = 4  /**< double complex (reserved: TRIDI_ERR_NOT_SUPPORTED for now) */
+} tridi_dtype;
+
+/** Size in bytes of one element of a dtype, 0 for an unknown dtype. */
+size_t tridi_dtype_size(tridi_dtype dtype);
+
+/** The five operands of a solve, used to index per-operand strides. */
+typedef enum tridi_operand {
+  TRIDI_OP_A = 0, /**< sub-diagonal a (row 0 unused) */
+  TRIDI_OP_B = 1, /**< diagonal b */
+  TRIDI_OP_C = 2, /**< super-diagonal c (row n-1 unused) */
+  TRIDI_OP_D = 3, /**< right-hand side d */
+  TRIDI_OP_X = 4  /**< solution x (may alias d: in place) */
+} tridi_operand;
+#define TRIDI_NUM_OPERANDS 5
+
+/** Problem kind.  Only TRIDI_KIND_SCALAR is implemented; the others are
+ *  reserved so that later releases extend the descriptor without breaking
+ *  existing code. */
+typedef enum tridi_kind {
+  TRIDI_KIND_SCALAR = 0,      /**< independent scalar systems (default) */
+  TRIDI_KIND_BLOCK = 1,       /**< block-tridiagonal (reserved) */
+  TRIDI_KIND_VARIABLE = 2,    /**< variable-size batch (reserved) */
+  TRIDI_KIND_TOEPLITZ = 3,    /**< constant diagonals (reserved) */
+  TRIDI_KIND_DISTRIBUTED = 4  /**< axis split over MPI ranks (reserved) */
+} tridi_kind;
+
+/* ------------------------------------------------------------------------ */
+/* Problem descriptor                                                       */
+/* ------------------------------------------------------------------------ */
+
+/** Opaque problem descriptor: element type, N-d shape, per-operand strides,
+ *  solve axis and kind.  Copied into the plan, so it may be destroyed (or
+ *  changed and reused) once plans are made from it. */
+typedef struct tridi_desc_s *tridi_desc;
+
+/**
+ * Create a descriptor for systems along `axis` of an array of `rank`
+ * dimensions with extents `shape[0..rank-1]` (row-major: the last dimension
+ * varies fastest in the default strides).
+ *
+ * The system length is n = shape[axis]; the batch is every index of the
+ * other dimensions.  All five operands start with packed row-major strides
+ * (stride[rank-1] = 1, stride[k] = stride[k+1] * shape[k+1]); change them with
+ * tridi_desc_set_strides().  Extents may be 0 (an empty problem: execute
+ * succeeds and touches nothing).
+ *
+ * @param[out] desc   new descriptor (set to NULL on failure)
+ * @param dtype       element type
+ * @param rank        1 .. TRIDI_MAX_RANK
+ * @param shape       rank extents, each >= 0, product <= INT64_MAX
+ * @param axis        0 .. rank-1, the dimension the systems run along
+ * @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER (desc or shape),
+ *         TRIDI_ERR_INVALID_DTYPE, TRIDI_ERR_NOT_SUPPORTED (complex dtypes),
+ *         TRIDI_ERR_INVALID_RANK, TRIDI_ERR_INVALID_SHAPE,
+ *         TRIDI_ERR_INVALID_AXIS, TRIDI_ERR_ALLOC.
+ */
+tridi_status tridi_desc_create(tridi_desc *desc, tridi_dtype dtype, int rank,
+                               const int64_t *shape, int axis);
+
+/**
+ * Set the strides, in elements (not bytes), of one operand: element
+ * (i_0, ..., i_{rank-1}) of operand `op` is at base[sum_k i_k * strides[k]].
+ *
+ * Any int64 value is accepted here, negative ones included.  A stride of 0 on
+ * a coefficient or on d broadcasts it along that dimension (one matrix for
+ * many right-hand sides, a constant diagonal, ...).  The strides of x must map
+ * distinct elements to distinct addresses; that, and int64 overflow of the
+ * largest offset, is checked by tridi_plan_create (TRIDI_ERR_INVALID_STRIDE).
+ *
+ * @param desc     descriptor
+ * @param op       TRIDI_OP_A .. TRIDI_OP_X
+ * @param strides  rank strides
+ * @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER, TRIDI_ERR_INVALID_OPERAND.
+ */
+tridi_status tridi_desc_set_strides(tridi_desc desc, tridi_operand op,
+                                    const int64_t *strides);
+
+/** Set the same strides for all five operands (see tridi_desc_set_strides).
+ *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER. */
+tridi_status tridi_desc_set_all_strides(tridi_desc desc, const int64_t *strides);
+
+/** Set the problem kind.  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER,
+ *  TRIDI_ERR_NOT_SUPPORTED for a kind this release does not implement. */
+tridi_status tridi_desc_set_kind(tridi_desc desc, tridi_kind kind);
+
+/** Number of independent systems (product of the non-axis extents).
+ *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER. */
+tridi_status tridi_desc_num_systems(tridi_desc desc, int64_t *num_systems);
+
+/** Free a descriptor.  NULL is accepted and ignored.
+ *  @return TRIDI_SUCCESS. */
+tridi_status tridi_desc_destroy(tridi_desc desc);
+
+/* ------------------------------------------------------------------------ */
+/* Options                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/** Where a plan runs. */
+typedef enum tridi_backend {
+  TRIDI_BACKEND_AUTO = 0, /**< CPU (CUDA is never chosen implicitly: pointers differ) */
+  TRIDI_BACKEND_REF = 1,  /**< plain C reference solver, one thread */
+  TRIDI_BACKEND_CPU = 2,  /**< OpenMP + SIMD */
+  TRIDI_BACKEND_CUDA = 3  /**< NVIDIA GPU; operands are device pointers */
+} tridi_backend;
+
+/** Algorithm.  TRIDI_ALG_AUTO lets the planner choose from measurements;
+ *  the others force a choice (TRIDI_ERR_NOT_SUPPORTED where it does not exist
+ *  for the backend).  Values are stable. */
+typedef enum tridi_alg {
+  TRIDI_ALG_AUTO = 0,
+  TRIDI_ALG_THOMAS_REF = 1,       /**< scalar Thomas, one system at a time (reference) */
+  TRIDI_ALG_THOMAS = 2,           /**< Thomas, SIMD lanes / threads across systems,
+                                       local transposition where systems are contiguous */
+  TRIDI_ALG_THOMAS_SHARED = 3,    /**< GPU: Thomas with shared-memory transposition */
+  TRIDI_ALG_THOMAS_SHUFFLE = 4,   /**< GPU: Thomas with register-shuffle transposition */
+  TRIDI_ALG_THOMAS_PCR = 5,       /**< Thomas-PCR hybrid (chunks per thread + PCR) */
+  TRIDI_ALG_CR = 6,               /**< cyclic reduction */
+  TRIDI_ALG_PCR = 7,              /**< parallel cyclic reduction */
+  TRIDI_ALG_RD = 8,               /**< recursive doubling */
+  TRIDI_ALG_CR_PCR = 9,           /**< CR + PCR hybrid */
+  TRIDI_ALG_CR_RD = 10            /**< CR + RD hybrid */
+} tridi_alg;
+
+/** CPU SIMD code path. */
+typedef enum tridi_simd {
+  TRIDI_SIMD_AUTO = 0,     /**< best the CPU supports (runtime detection) */
+  TRIDI_SIMD_PORTABLE = 1, /**< plain C11, any CPU */
+  TRIDI_SIMD_AVX2 = 2,     /**< x86-64 AVX2 + FMA */
+  TRIDI_SIMD_AVX512 = 3    /**< x86-64 AVX-512F */
+} tridi_simd;
+
+/** Plan options.  Always initialise with tridi_options_init() and then set
+ *  fields: struct_size lets later releases add fields without breaking
+ *  binaries built against this header. */
+typedef struct tridi_options {
+  size_t struct_size;     /**< sizeof(tridi_options), set by tridi_options_init */
+  tridi_backend backend;  /**< default TRIDI_BACKEND_AUTO */
+  tridi_alg alg;          /**< default TRIDI_ALG_AUTO */
+  int num_threads;        /**< CPU threads; 0 (default) = omp_get_max_threads() */
+  tridi_simd simd;        /**< CPU SIMD path; default TRIDI_SIMD_AUTO */
+  int device;             /**< CUDA device ordinal; default 0 */
+  unsigned int flags;     /**< reserved, must be 0 */
+} tridi_options;
+
+/** Fill *opts with the defaults.  NULL is ignored. */
+void tridi_options_init(tridi_options *opts);
+
+/* ------------------------------------------------------------------------ */
+/* Plans                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/** Opaque, immutable plan. */
+typedef struct tridi_plan_s *tridi_plan;
+
+/**
+ * Validate a descriptor once, choose the backend and algorithm, and allocate
+ * the plan's own workspace.
+ *
+ * @param[out] plan  new plan (NULL on failure)
+ * @param desc       problem descriptor (copied; may be destroyed afterwards)
+ * @param opts       options, or NULL for the defaults
+ * @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER, TRIDI_ERR_INVALID_STRIDE,
+ *         TRIDI_ERR_INVALID_OPTION, TRIDI_ERR_NOT_SUPPORTED,
+ *         TRIDI_ERR_BACKEND_UNAVAILABLE, TRIDI_ERR_ALLOC, TRIDI_ERR_DEVICE.
+ */
+tridi_status tridi_plan_create(tridi_plan *plan, tridi_desc desc,
+                               const tridi_options *opts);
+
+/** Free a plan and its workspace.  NULL is accepted and ignored.
+ *  The caller must not destroy a plan while an execute on it is running
+ *  (on CUDA: still queued on a stream).  @return TRIDI_SUCCESS. */
+tridi_status tridi_plan_destroy(tridi_plan plan);
+
+/**
+ * Solve every system of the plan.
+ *
+ * Pointers are host pointers for CPU/REF plans and device pointers for CUDA
+ * plans.  Each must be non-NULL and a multiple of the element size.  x may be
+ * d itself (same pointer; the descriptor gave x and d the same strides) for an
+ * in-place solve; otherwise x must not share memory with any input.
+ *
+ * @param plan    plan
+ * @param a,b,c,d coefficient and right-hand-side arrays (read only)
+ * @param x       solution array (written: exactly the described elements)
+ * @param info    optional (may be NULL): one int32 per system, in row-major
+ *                order of the non-axis dimensions.  0: solved.  k > 0: the
+ *                pivot of row k (1-based) was exactly zero.  k < 0: row -k
+ *                (1-based) has a NaN/Inf input or produced a NaN/Inf.  The x
+ *                of a failed system is unspecified; other systems are not
+ *                affected.  For CUDA plans info is a device array written
+ *                asynchronously.
+ * @param stream  CUDA plans: the cudaStream_t to enqueue on (NULL = the
+ *                legacy default stream); execution is asynchronous.  CPU and
+ *                REF plans: ignored (pass NULL); execution is synchronous.
+ * @return TRIDI_SUCCESS; TRIDI_ERR_NULL_POINTER, TRIDI_ERR_MISALIGNED,
+ *         TRIDI_ERR_OVERLAP (argument checks, in that order, nothing
+ *         written); CPU/REF: TRIDI_ERR_ZERO_PIVOT or TRIDI_ERR_NONFINITE, the
+ *         kind of breakdown of the lowest-numbered failing system (all other
+ *         systems are solved); CUDA: TRIDI_ERR_DEVICE on a launch failure
+ *         (breakdown is reported through info only).
+ *
+ * Thread safety: concurrent calls on one plan are safe; they take turns on
+ * the plan's workspace.  Use tridi_execute_ws with per-thread workspaces to
+ * run them truly in parallel.
+ */
+tridi_status tridi_execute(tridi_plan plan, const void *a, const void *b,
+                           const void *c, const void *d, void *x,
+                           int32_t *info, void *stream);
+
+/** Bytes of workspace that tridi_execute_ws needs for this plan (host memory
+ *  for CPU/REF plans, device memory for CUDA plans).  May be 0.
+ *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER. */
+tridi_status tridi_plan_workspace_size(tridi_plan plan, size_t *bytes);
+
+/** As tridi_execute, with caller-provided workspace of at least
+ *  tridi_plan_workspace_size() bytes, aligned to 64 bytes (NULL allowed when
+ *  the size is 0).  Calls with distinct workspaces run concurrently.
+ *  @return as tridi_execute, plus TRIDI_ERR_WORKSPACE. */
+tridi_status tridi_execute_ws(tridi_plan plan, const void *a, const void *b,
+                              const void *c, const void *d, void *x,
+                              int32_t *info, void *stream, void *workspace,
+                              size_t workspace_bytes);
+
+/** What a plan chose.  Fields beyond struct_size are left untouched. */
+typedef struct tridi_plan_info {
+  size_t struct_size;     /**< set to sizeof(tridi_plan_info) before the call */
+  tridi_backend backend;  /**< backend that runs it */
+  tridi_alg alg;          /**< algorithm chosen */
+  tridi_simd simd;        /**< CPU SIMD path (TRIDI_SIMD_AUTO for non-CPU plans) */
+  int num_threads;        /**< CPU threads used */
+  int64_t n;              /**< system length */
+  int64_t num_systems;    /**< number of systems */
+  const char *kernel;     /**< name of the kernel, e.g. "cpu_thomas_transpose_avx512_f64" */
+} tridi_plan_info;
+
+/** Describe a plan.  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER,
+ *  TRIDI_ERR_INVALID_OPTION (struct_size too small). */
+tridi_status tridi_plan_get_info(tridi_plan plan, tridi_plan_info *info);
+
+/* ------------------------------------------------------------------------ */
+/* Library information                                                      */
+/* ------------------------------------------------------------------------ */
+
+/** Version numbers (any pointer may be NULL). */
+void tridi_version(int *major, int *minor, int *patch);
+
+/** 1 if the backend is compiled in (for CUDA: and a device is visible), else 0. */
+int tridi_backend_available(tridi_backend backend);
+
+/** SIMD level that TRIDI_SIMD_AUTO picks on this CPU. */
+tridi_simd tridi_cpu_simd_detect(void);
+
+/** Names for printing; never NULL ("unknown" for bad values). */
+const char *tridi_backend_name(tridi_backend backend);
+const char *tridi_alg_name(tridi_alg alg);
+const char *tridi_simd_name(tridi_simd simd);
+const char *tridi_dtype_name(tridi_dtype dtype);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TRIDI_H */

@@ -1,0 +1,80 @@
+/* The reference solver: plain Thomas on one strided system, with the pivot
+ * and finiteness checks that define tridi's info codes.  It is the fallback
+ * of every backend and the oracle of the test suite, so it stays simple. */
+#include "backends.h"
+
+#include <math.h>
+#include <string.h>
+
+/* One body for both element types. */
+#define TRIDI_REF_THOMAS(NAME, T)                                                              \
+  int32_t NAME(int64_t n, const T *a, int64_t sa, const T *b, int64_t sb, const T *c,        \
+               int64_t sc, const T *d, int64_t sd, T *x, int64_t sx, T *w) {                  \
+    if (n <= 0) return 0;                                                                      \
+    /* forward sweep: w = c', x = d' (x may be d: d_i is read before x_i is written) */       \
+    T cp = 0, dp = 0;                                                                          \
+    for (int64_t i = 0; i < n; ++i) {                                                          \
+      const T ai = i > 0 ? a[i * sa] : (T)0;                                                   \
+      const T bi = b[i * sb];                                                                  \
+      const T ci = i < n - 1 ? c[i * sc] : (T)0;                                               \
+      const T di = d[i * sd];                                                                  \
+      if (!isfinite(ai) || !isfinite(bi) || !isfinite(ci) || !isfinite(di))                    \
+        return (int32_t)(-(i + 1));                                                            \
+      const T m = bi - ai * cp;                                                                \
+      if (m == (T)0) return (int32_t)(i + 1);                                                  \
+      const T r = (T)1 / m;                                                                    \
+      cp = ci * r;                                                                             \
+      dp = (di - ai * dp) * r;                                                                 \
+      if (!isfinite(cp) || !isfinite(dp) || !isfinite(r)) return (int32_t)(-(i + 1));          \
+      w[i] = cp;                                                                               \
+      x[i * sx] = dp;                                                                          \
+    }                                                                                          \
+    /* back substitution */                                                                   \
+    T xn = x[(n - 1) * sx];                                                                    \
+    for (int64_t i = n - 2; i >= 0; --i) {                                                     \
+      xn = x[i * sx] - w[i] * xn;                                                              \
+      if (!isfinite(xn)) return (int32_t)(-(i + 1));                                           \
+      x[i * sx] = xn;                                                                          \
+    }                                                                                          \
+    return 0;                                                                                  \
+  }
+
+TRIDI_REF_THOMAS(tridi_ref_thomas_f32, float)
+TRIDI_REF_THOMAS(tridi_ref_thomas_f64, double)
+
+int32_t tridi_ref_solve_system(const struct tridi_plan_s *plan, const tridi_args *args, int64_t s,
+                               void *work) {
+  const tridi_layout *L = &plan->lay;
+  int64_t off[TRIDI_NUM_OPERANDS];
+  tridi_layout_offsets(L, s, off);
+  const int64_t *st = L->axis_stride;
+  if (plan->dtype == TRIDI_F32) {
+    const float *const *p = (const float *const *)args->op;
+    return tridi_ref_thomas_f32(L->n, p[0] + off[0], st[0], p[1] + off[1], st[1], p[2] + off[2],
+                                st[2], p[3] + off[3], st[3], (float *)args->op[4] + off[4], st[4],
+                                (float *)work);
+  }
+  const double *const *p = (const double *const *)args->op;
+  return tridi_ref_thomas_f64(L->n, p[0] + off[0], st[0], p[1] + off[1], st[1], p[2] + off[2],
+                              st[2], p[3] + off[3], st[3], (double *)args->op[4] + off[4], st[4],
+                              (double *)work);
+}
+
+/* ---- the REF backend: every system in order, one thread ---------------- */
+
+int tridi_ref_applies(const struct tridi_plan_s *plan) { return plan->kind == TRIDI_KIND_SCALAR; }
+
+tridi_status tridi_ref_init(struct tridi_plan_s *plan) {
+  plan->ws_bytes = (size_t)plan->lay.n * plan->esize;
+  return TRIDI_SUCCESS;
+}
+
+tridi_status tridi_ref_execute(const struct tridi_plan_s *plan, const tridi_args *args) {
+  tridi_status st = TRIDI_SUCCESS;
+  for (int64_t s = 0; s < plan->lay.nsys; ++s) {
+    const int32_t code = tridi_ref_solve_system(plan, args, s, args->ws);
+    if (args->info) args->info[s] = code;
+    if (code && st == TRIDI_SUCCESS) st = tridi_info_status(code);
+  }
+  return st;
+}
