@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Build tridi and run the whole test suite: the normal build with warnings as
+# errors (the CUDA code is compiled too wherever nvcc exists; GPU tests skip
+# without a GPU), then the same suite under AddressSanitizer +
+# UndefinedBehaviorSanitizer.  Installs missing Debian packages first.
+#   ./scripts/test.sh            (from the repository root)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/deps.sh
+jobs=$(nproc 2>/dev/null || echo 2)
+
+echo "== build (Release, -Werror) =="
+cmake -S . -B build/test -DCMAKE_BUILD_TYPE=Release -DTRIDI_WERROR=ON >/dev/null
+cmake --build build/test -j "$jobs"
+
+echo "== build (AddressSanitizer + UBSan, CPU only) =="
+cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DTRIDI_WERROR=ON \
+  -DTRIDI_SANITIZE=address,undefined -DTRIDI_ENABLE_CUDA=OFF -DTRIDI_BUILD_TOOLS=OFF >/dev/null
+cmake --build build/asan -j "$jobs"
+
+echo "== tests under AddressSanitizer + UBSan =="
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build/asan --output-on-failure -j "$jobs" --timeout 1500
+
+echo "== tests =="
+ctest --test-dir build/test --output-on-failure -j "$jobs" --timeout 900
