@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Plot `tridi bench --csv` output: effective bandwidth and % of copy against n.
+
+One column of panels per layout; top row GB/s, bottom row % of the copy
+bandwidth measured in the same run.  One line per backend/dtype (solid: tridi,
+dashed: the baseline of that backend, e.g. LAPACK ?gtsv or cuSPARSE), and a
+dotted line at each backend's copy bandwidth.  The launch-bound case is not
+plotted (it is a time, see the table).
+
+    python3 scripts/plot_bench.py bench/results/cpu-2026-11-21.csv -o cpu.png
+    python3 scripts/plot_bench.py cpu.csv gpu.csv -o all.png --title "..."
+"""
+import argparse
+import csv
+import math
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+LAYOUT_ORDER = ["contig", "interleaved", "mid3d", "padded"]
+
+
+def num(s):
+    try:
+        v = float(s)
+    except (TypeError, ValueError):
+        return math.nan
+    return v
+
+
+def read_rows(paths):
+    rows = []
+    for p in paths:
+        with open(p, newline="") as f:
+            lines = [ln for ln in f if not ln.startswith("#")]
+        for r in csv.DictReader(lines):
+            r["_file"] = p
+            rows.append(r)
+    return rows
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("csv", nargs="+", help="CSV files written by `tridi bench --csv`")
+    ap.add_argument("-o", "--output", default="bench.png", help="PNG to write (default bench.png)")
+    ap.add_argument("--title", default=None, help="figure title (default: devices and dates)")
+    ap.add_argument("--no-baseline", action="store_true", help="leave the baselines out")
+    args = ap.parse_args(argv)
+
+    rows = [r for r in read_rows(args.csv) if r.get("layout") != "launch"]
+    if not rows:
+        print("plot_bench.py: no rows to plot", file=sys.stderr)
+        return 1
+    layouts = [l for l in LAYOUT_ORDER if any(r["layout"] == l for r in rows)]
+    layouts += sorted({r["layout"] for r in rows} - set(layouts))
+
+    # series[(backend, dtype, layout)] -> list of (n, gbps, pct, base_gbps, base_pct, base_name)
+    series = defaultdict(list)
+    copy = {}
+    devices = set()
+    for r in rows:
+        n = num(r["n"])
+        gbps, pct, cp = num(r["gbps"]), num(r["pct_copy"]), num(r.get("copy_gbps"))
+        bg = num(r.get("baseline_gbps"))
+        if math.isnan(bg):  # older CSVs: derive from the speed-up
+            sp = num(r.get("speedup"))
+            bg = gbps / sp if sp > 0 else math.nan
+        bp = 100.0 * bg / cp if cp > 0 else math.nan
+        series[(r["backend"], r["dtype"], r["layout"])].append(
+            (n, gbps, pct, bg, bp, r.get("baseline", "")))
+        if cp > 0:
+            copy[r["backend"]] = cp
+        devices.add((r["backend"], r.get("device", ""), r.get("date", "")[:10]))
+
+    keys = sorted({(b, d) for (b, d, _) in series})
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    color = {k: colors[i % len(colors)] for i, k in enumerate(keys)}
+
+    fig, axes = plt.subplots(2, len(layouts), figsize=(4.2 * len(layouts), 7.5),
+                             sharex=True, squeeze=False)
+    for j, lay in enumerate(layouts):
+        ax_bw, ax_pct = axes[0][j], axes[1][j]
+        for (b, d) in keys:
+            pts = sorted(series.get((b, d, lay), []))
+            if not pts:
+                continue
+            ns = [p[0] for p in pts]
+            c = color[(b, d)]
+            ax_bw.plot(ns, [p[1] for p in pts], "o-", color=c, label=f"tridi {b} {d}")
+            ax_pct.plot(ns, [p[2] for p in pts], "o-", color=c, label=f"tridi {b} {d}")
+            if not args.no_baseline and any(not math.isnan(p[3]) for p in pts):
+                name = next((p[5] for p in pts if p[5]), "baseline")
+                ax_bw.plot(ns, [p[3] for p in pts], "s--", color=c, alpha=0.7, markersize=4,
+                           label=f"{name} {b} {d}")
+                ax_pct.plot(ns, [p[4] for p in pts], "s--", color=c, alpha=0.7,
+                            markersize=4, label=f"{name} {b} {d}")
+        for b, cp in copy.items():
+            ax_bw.axhline(cp, linestyle=":", color="gray", linewidth=1)
+            ax_bw.annotate(f"{b} copy {cp:.0f} GB/s", (0.02, cp), xycoords=("axes fraction", "data"),
+                           fontsize=7, color="gray", va="bottom")
+        ax_pct.axhline(100.0, linestyle=":", color="gray", linewidth=1)
+        ax_bw.set_title(lay)
+        ax_pct.set_xlabel("n (system length)")
+        for ax in (ax_bw, ax_pct):
+            ax.set_xscale("log", base=2)
+            ax.grid(True, which="major", alpha=0.3)
+            ax.set_ylim(bottom=0)
+        if j == 0:
+            ax_bw.set_ylabel("effective GB/s  (5 n batch sizeof(T) / time)")
+            ax_pct.set_ylabel("% of copy bandwidth")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    for ax in axes[0][1:]:
+        for h, l in zip(*ax.get_legend_handles_labels()):
+            if l not in labels:
+                handles.append(h)
+                labels.append(l)
+    fig.legend(handles, labels, loc="lower center", ncol=min(4, max(1, len(labels))), fontsize=8)
+    title = args.title or "tridi bench: " + "; ".join(
+        f"{b} {dev} {date}" for b, dev, date in sorted(devices))
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout(rect=(0, 0.06 + 0.02 * ((len(labels) - 1) // 4), 1, 0.96))
+    fig.savefig(args.output, dpi=120)
+    print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

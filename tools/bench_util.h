@@ -1,0 +1,63 @@
+/* Small helpers shared by the bench driver and the runners (C and C++). */
+#ifndef TRIDI_TOOLS_BENCH_UTIL_H
+#define TRIDI_TOOLS_BENCH_UTIL_H
+
+#include <omp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 64-byte aligned allocation (aligned_alloc wants a multiple of the alignment). */
+static inline void *bench_alloc(size_t bytes) {
+  const size_t al = 64;
+  if (bytes == 0) bytes = al;
+  if (bytes > SIZE_MAX - al) return NULL;
+  return aligned_alloc(al, (bytes + al - 1) / al * al);
+}
+static inline void bench_free(void *p) { free(p); }
+
+/* Wall-clock seconds. */
+static inline double bench_now(void) { return omp_get_wtime(); }
+
+/* Median of v[0..k-1] (k >= 1); reorders v. */
+static inline double bench_median(double *v, int k) {
+  for (int i = 1; i < k; ++i) { /* insertion sort: k is small */
+    const double x = v[i];
+    int j = i - 1;
+    while (j >= 0 && v[j] > x) {
+      v[j + 1] = v[j];
+      --j;
+    }
+    v[j + 1] = x;
+  }
+  return (k % 2) ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+}
+
+/* Element offset of row 0 of system s: s's row-major digits over the
+ * non-axis extents, times their strides (the order tridi uses for info). */
+static inline int64_t bench_system_offset(const bench_case *bc, int64_t s) {
+  int64_t off = 0;
+  for (int k = bc->rank - 1; k >= 0; --k) {
+    if (k == bc->axis) continue;
+    const int64_t e = bc->shape[k];
+    off += (s % e) * bc->strides[k];
+    s /= e;
+  }
+  return off;
+}
+
+/* Bytes a scalar solve must move: read a, b, c, d and write x once. */
+static inline double bench_bytes(const bench_case *bc) {
+  return 5.0 * (double)bc->n * (double)bc->batch * (double)tridi_dtype_size(bc->dtype);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif
