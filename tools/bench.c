@@ -23,6 +23,7 @@
 #define MID3D_X 64   /* extent of the fastest dimension of the mid3d layout */
 #define LAUNCH_N 64  /* the launch-bound case: LAUNCH_BATCH systems of LAUNCH_N */
 #define LAUNCH_BATCH 64
+#define LAUNCH_REPS 200 /* at least this many timed executes for the launch case */
 
 static const char *const all_layouts[] = {"contig", "interleaved", "mid3d", "padded", "launch"};
 #define NUM_LAYOUTS ((int)(sizeof all_layouts / sizeof all_layouts[0]))
@@ -314,7 +315,6 @@ static void make_case(bench_case *bc, const char *layout, tridi_dtype dt, int64_
   bc->dtype = dt;
   bc->rank = 2;
   int64_t B = elems / n;
-  if (B >= 64) B -= B % 64; /* a multiple of 64 for every layout (mid3d needs it) */
   if (B < 1) B = 1;
   if (strcmp(layout, "launch") == 0) {
     n = LAUNCH_N;
@@ -331,7 +331,7 @@ static void make_case(bench_case *bc, const char *layout, tridi_dtype dt, int64_
     bc->strides[0] = B; bc->strides[1] = 1;
     bc->alloc_elems = B * n;
   } else if (strcmp(layout, "mid3d") == 0) {
-    const int64_t X = B >= MID3D_X ? MID3D_X : B, Z = B / X;
+    const int64_t X = B >= MID3D_X ? MID3D_X : B, Z = B / X; /* B rounded down */
     B = Z * X;
     bc->rank = 3;
     bc->shape[0] = Z; bc->shape[1] = n; bc->shape[2] = X; bc->axis = 1;
@@ -594,7 +594,10 @@ int tridi_cmd_bench(int argc, char **argv) {
           memset(&res, 0, sizeof res);
           res.baseline_ms = res.baseline_gbps = res.baseline_residual = res.speedup = NAN;
           fill_data(&bc, cfg.seed, buf[0], buf[1], buf[2], buf[3], buf[4], cfg.opts.threads);
-          r->run_case(&bc, &cfg.opts, &data, &res);
+          /* the launch-bound case takes microseconds: many more repeats */
+          bench_opts ro = cfg.opts;
+          if (is_launch(layout) && ro.reps < LAUNCH_REPS) ro.reps = LAUNCH_REPS;
+          r->run_case(&bc, &ro, &data, &res);
           const double bytes = bench_bytes(&bc);
           if (res.status == TRIDI_SUCCESS) {
             res.gbps = res.ms > 0.0 ? bytes / (res.ms * 1e-3) / 1e9 : NAN;
@@ -616,7 +619,7 @@ int tridi_cmd_bench(int argc, char **argv) {
           }
           if (cfg.opts.baseline && r->run_baseline != NULL) {
             bench_opts bo = cfg.opts;
-            bo.reps = cfg.baseline_reps;
+            bo.reps = is_launch(layout) ? ro.reps : cfg.baseline_reps;
             memset(buf[4], 0xFF, (size_t)bc.alloc_elems * es);
             r->run_baseline(&bc, &bo, &data, &res);
             if (res.baseline_status == TRIDI_SUCCESS) {

@@ -20,7 +20,9 @@
  *
  * All sizes and strides are in elements of the case's dtype.  All five
  * operands of a case share one layout (same strides, same allocation size).
- * C linkage: bench_cuda.cu includes this inside extern "C" { }.
+ * C linkage: bench_cuda.cu includes this inside extern "C" { }.  Helpers
+ * (aligned allocation, median, system offsets, byte count) are in
+ * bench_util.h.
  */
 #ifndef TRIDI_TOOLS_BENCH_H
 #define TRIDI_TOOLS_BENCH_H
@@ -97,8 +99,11 @@ typedef struct bench_runner {
   tridi_backend backend;            /**< TRIDI_BACKEND_CPU, TRIDI_BACKEND_CUDA */
   int (*available)(void);           /**< 1 when the backend can run here */
   const char *(*device_name)(void); /**< CPU model / GPU name, never NULL */
-  /** Copy bandwidth in GB/s (1e9 bytes/s) counting read + write bytes, of a
-   *  copy of `bytes` bytes (median of repeats); <= 0 on failure. */
+  /** Copy bandwidth in GB/s (1e9 bytes/s) of a copy of `bytes` bytes from one
+   *  buffer to another on the backend's memory (CPU: OpenMP memcpy; GPU:
+   *  device to device), counting read + write: 2 * bytes / median time of
+   *  several copies after a warm-up; <= 0 on failure.  The driver passes half
+   *  a case's working set, so both buffers together are as large as a case. */
   double (*copy_gbps)(size_t bytes, const bench_opts *opts);
   /** Time tridi on the case; leave x in data->x; fill the (runner) fields. */
   int (*run_case)(const bench_case *bc, const bench_opts *opts, const bench_data *data,

@@ -67,7 +67,7 @@ static double cpu_copy_gbps(size_t bytes, const bench_opts *opts) {
     memset(src + lo, 1, hi - lo);
     memset(dst + lo, 0, hi - lo);
   }
-  const int reps = opts->reps < 5 ? 5 : opts->reps;
+  const int reps = opts->reps < 10 ? 10 : opts->reps;
   double *t_ms = malloc(sizeof(double) * (size_t)reps);
   if (t_ms == NULL) {
     bench_free(src);
