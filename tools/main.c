@@ -1,4 +1,5 @@
-/* The `tridi` command: `tridi info` and `tridi bench` (see docs/benchmarks.md). */
+/* The `tridi` command: `tridi info`, `tridi bench` (see docs/benchmarks.md) and
+ * `tridi solve`. */
 #include "bench.h"
 #include "commands.h"
 
@@ -15,6 +16,7 @@ static void usage(FILE *f) {
           "  info     version, compiled backends, SIMD level, threads, GPU\n"
           "  bench    verify and benchmark the library on this machine\n"
           "           (tridi bench --help for its options)\n"
+          "  solve    solve systems given as CSV columns a,b,c,d; writes x\n"
           "\n"
           "  tridi --help | --version\n");
 }
@@ -64,6 +66,7 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   if (strcmp(cmd, "info") == 0) return tridi_cmd_info(argc - 1, argv + 1);
   if (strcmp(cmd, "bench") == 0) return tridi_cmd_bench(argc - 1, argv + 1);
+  if (strcmp(cmd, "solve") == 0) return tridi_cmd_solve(argc - 1, argv + 1);
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
     usage(stdout);
     return TRIDI_EXIT_OK;

@@ -1,0 +1,290 @@
+/* `tridi solve`: solve tridiagonal systems given as CSV columns a, b, c, d.
+ *
+ * Input: a header naming the columns (a, b, c, d required, in any order; an
+ * optional `system` column groups consecutive rows into systems of equal
+ * length; other columns are ignored), then one row per unknown.  Output: CSV
+ * with a column x (and `system` when the input had it), one row per input row.
+ */
+#include "commands.h"
+#include "tridi.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { COL_A, COL_B, COL_C, COL_D, COL_SYS, NCOLS };
+static const char *const col_names[NCOLS] = {"a", "b", "c", "d", "system"};
+
+typedef struct columns {
+  double *v[NCOLS];
+  size_t len, cap;
+} columns;
+
+static void solve_usage(FILE *f) {
+  fprintf(f,
+          "usage: tridi solve [options] FILE|-\n"
+          "\n"
+          "Solve a[i] x[i-1] + b[i] x[i] + c[i] x[i+1] = d[i] read from CSV: a header\n"
+          "with columns a, b, c, d (any order, other columns ignored) and one row per\n"
+          "unknown.  An optional integer column `system` groups consecutive rows into\n"
+          "separate systems (all of the same length), solved as one batch.\n"
+          "a of each system's first row and c of its last row are ignored.\n"
+          "\n"
+          "options:\n"
+          "  -o, --output FILE   write x there (default: stdout)\n"
+          "  --dtype f32|f64     precision of the solve (default f64)\n"
+          "  --backend cpu|ref   (default cpu)\n"
+          "  -h, --help          this text\n"
+          "\n"
+          "exit status: 0 solved, 1 unreadable input or a system that broke down\n"
+          "(zero pivot, NaN/Inf: the message names it, its x is written as nan;\n"
+          "the other systems are solved), 2 usage error.\n");
+}
+
+/* Split `line` at commas in place; trims spaces and the line end. */
+static int split_fields(char *line, char **fields, int max) {
+  int k = 0;
+  char *p = line;
+  for (;;) {
+    char *comma = strchr(p, ',');
+    if (comma != NULL) *comma = '\0';
+    char *end = p + strcspn(p, "\r\n");
+    *end = '\0';
+    while (*p == ' ' || *p == '\t') ++p;
+    for (char *q = p + strlen(p); q > p && (q[-1] == ' ' || q[-1] == '\t'); --q) q[-1] = '\0';
+    if (k < max) fields[k] = p;
+    ++k;
+    if (comma == NULL) break;
+    p = comma + 1;
+  }
+  return k;
+}
+
+static int push_row(columns *cols, const double row[NCOLS]) {
+  if (cols->len == cols->cap) {
+    const size_t cap = cols->cap ? 2 * cols->cap : 1024;
+    for (int k = 0; k < NCOLS; ++k) {
+      double *p = realloc(cols->v[k], cap * sizeof(double));
+      if (p == NULL) return 0;
+      cols->v[k] = p;
+    }
+    cols->cap = cap;
+  }
+  for (int k = 0; k < NCOLS; ++k) cols->v[k][cols->len] = row[k];
+  ++cols->len;
+  return 1;
+}
+
+/* Read the CSV; returns 1 on success, else prints why and returns 0. */
+static int read_csv(FILE *f, const char *name, columns *cols, int *has_sys) {
+  enum { MAXF = 256 };
+  char line[8192];
+  char *fields[MAXF];
+  int idx[NCOLS] = {-1, -1, -1, -1, -1};
+  long lineno = 0;
+  int header = 0;
+  while (fgets(line, sizeof line, f) != NULL) {
+    ++lineno;
+    if (strchr(line, '\n') == NULL && !feof(f)) {
+      fprintf(stderr, "tridi solve: %s:%ld: line too long\n", name, lineno);
+      return 0;
+    }
+    if (line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0') continue;
+    const int nf = split_fields(line, fields, MAXF);
+    if (nf > MAXF) {
+      fprintf(stderr, "tridi solve: %s:%ld: more than %d columns\n", name, lineno, MAXF);
+      return 0;
+    }
+    if (!header) {
+      for (int i = 0; i < nf; ++i)
+        for (int k = 0; k < NCOLS; ++k)
+          if (strcmp(fields[i], col_names[k]) == 0) idx[k] = i;
+      for (int k = 0; k < COL_SYS; ++k)
+        if (idx[k] < 0) {
+          fprintf(stderr, "tridi solve: %s: the header has no column '%s'\n", name, col_names[k]);
+          return 0;
+        }
+      *has_sys = idx[COL_SYS] >= 0;
+      header = 1;
+      continue;
+    }
+    double row[NCOLS] = {0, 0, 0, 0, 0};
+    for (int k = 0; k < NCOLS; ++k) {
+      if (idx[k] < 0) continue;
+      if (idx[k] >= nf) {
+        fprintf(stderr, "tridi solve: %s:%ld: missing column '%s'\n", name, lineno, col_names[k]);
+        return 0;
+      }
+      char *end = NULL;
+      errno = 0;
+      row[k] = strtod(fields[idx[k]], &end);
+      if (end == fields[idx[k]] || *end != '\0' || errno == ERANGE) {
+        fprintf(stderr, "tridi solve: %s:%ld: column '%s': '%s' is not a number\n", name, lineno,
+                col_names[k], fields[idx[k]]);
+        return 0;
+      }
+    }
+    if (!push_row(cols, row)) {
+      fprintf(stderr, "tridi solve: out of memory at %s:%ld\n", name, lineno);
+      return 0;
+    }
+  }
+  if (ferror(f)) {
+    fprintf(stderr, "tridi solve: cannot read %s\n", name);
+    return 0;
+  }
+  if (!header) {
+    fprintf(stderr, "tridi solve: %s: no header line\n", name);
+    return 0;
+  }
+  return 1;
+}
+
+/* Number of systems and their common length from the `system` column. */
+static int system_split(const columns *cols, int has_sys, int64_t *nsys, int64_t *n) {
+  const size_t m = cols->len;
+  if (!has_sys || m == 0) {
+    *nsys = m > 0 ? 1 : 0;
+    *n = (int64_t)m;
+    return 1;
+  }
+  const double *s = cols->v[COL_SYS];
+  int64_t count = 1, len = 0, first_len = -1;
+  for (size_t i = 0; i < m; ++i) {
+    if (i > 0 && s[i] != s[i - 1]) {
+      if (first_len < 0) first_len = len;
+      else if (len != first_len) break;
+      ++count;
+      len = 0;
+    }
+    ++len;
+  }
+  if (first_len < 0) first_len = len;
+  if (len != first_len || (int64_t)m != count * first_len) {
+    fprintf(stderr, "tridi solve: systems must be consecutive rows of equal length "
+                    "(the `system` column)\n");
+    return 0;
+  }
+  *nsys = count;
+  *n = first_len;
+  return 1;
+}
+
+int tridi_cmd_solve(int argc, char **argv) {
+  static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
+                                           {"dtype", required_argument, NULL, 'T'},
+                                           {"backend", required_argument, NULL, 'B'},
+                                           {"help", no_argument, NULL, 'h'},
+                                           {NULL, 0, NULL, 0}};
+  const char *out_path = NULL;
+  tridi_dtype dtype = TRIDI_F64;
+  tridi_backend backend = TRIDI_BACKEND_CPU;
+  optind = 1;
+  int c;
+  while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    switch (c) {
+      case 'o': out_path = optarg; break;
+      case 'T':
+        if (strcmp(optarg, "f64") == 0) dtype = TRIDI_F64;
+        else if (strcmp(optarg, "f32") == 0) dtype = TRIDI_F32;
+        else {
+          fprintf(stderr, "tridi solve: unknown dtype '%s' (f32, f64)\n", optarg);
+          return TRIDI_EXIT_USAGE;
+        }
+        break;
+      case 'B':
+        if (strcmp(optarg, "cpu") == 0) backend = TRIDI_BACKEND_CPU;
+        else if (strcmp(optarg, "ref") == 0) backend = TRIDI_BACKEND_REF;
+        else {
+          fprintf(stderr, "tridi solve: unknown backend '%s' (cpu, ref)\n", optarg);
+          return TRIDI_EXIT_USAGE;
+        }
+        break;
+      case 'h': solve_usage(stdout); return TRIDI_EXIT_OK;
+      default: solve_usage(stderr); return TRIDI_EXIT_USAGE;
+    }
+  }
+  if (argc - optind != 1) {
+    solve_usage(stderr);
+    return TRIDI_EXIT_USAGE;
+  }
+  const char *in_path = argv[optind];
+  FILE *in = strcmp(in_path, "-") == 0 ? stdin : fopen(in_path, "r");
+  if (in == NULL) {
+    fprintf(stderr, "tridi solve: cannot open %s\n", in_path);
+    return TRIDI_EXIT_FAIL;
+  }
+  columns cols;
+  memset(&cols, 0, sizeof cols);
+  int has_sys = 0, rc = TRIDI_EXIT_FAIL;
+  const int read_ok = read_csv(in, in_path, &cols, &has_sys);
+  if (in != stdin) fclose(in);
+  int64_t nsys = 0, n = 0;
+  void *buf[5] = {NULL, NULL, NULL, NULL, NULL};
+  int32_t *info = NULL;
+  tridi_desc desc = NULL;
+  tridi_plan plan = NULL;
+  FILE *out = NULL;
+  if (!read_ok || !system_split(&cols, has_sys, &nsys, &n)) goto done;
+
+  const size_t m = cols.len, es = tridi_dtype_size(dtype);
+  for (int k = 0; k < 5; ++k) {
+    buf[k] = malloc(m > 0 ? m * es : es);
+    if (buf[k] == NULL) goto oom;
+  }
+  info = malloc(sizeof(int32_t) * (size_t)(nsys > 0 ? nsys : 1));
+  if (info == NULL) goto oom;
+  for (int k = 0; k < 4; ++k)
+    for (size_t i = 0; i < m; ++i) {
+      if (dtype == TRIDI_F64) ((double *)buf[k])[i] = cols.v[k][i];
+      else ((float *)buf[k])[i] = (float)cols.v[k][i];
+    }
+
+  const int64_t shape[2] = {nsys, n};
+  tridi_options opts;
+  tridi_options_init(&opts);
+  opts.backend = backend;
+  tridi_status st = tridi_desc_create(&desc, dtype, 2, shape, 1);
+  if (st == TRIDI_SUCCESS) st = tridi_plan_create(&plan, desc, &opts);
+  if (st == TRIDI_SUCCESS)
+    st = tridi_execute(plan, buf[0], buf[1], buf[2], buf[3], buf[4], info, NULL);
+  if (st != TRIDI_SUCCESS) {
+    fprintf(stderr, "tridi solve: %s: %s\n", tridi_status_name(st), tridi_last_error());
+    for (int64_t s = 0; s < nsys; ++s)
+      if (info[s] != 0)
+        fprintf(stderr, "tridi solve: system %lld: %s at row %d\n", (long long)s,
+                info[s] > 0 ? "zero pivot" : "NaN/Inf", info[s] > 0 ? info[s] : -info[s]);
+    if (st != TRIDI_ERR_ZERO_PIVOT && st != TRIDI_ERR_NONFINITE) goto done;
+  }
+
+  out = out_path != NULL ? fopen(out_path, "w") : stdout;
+  if (out == NULL) {
+    fprintf(stderr, "tridi solve: cannot write %s\n", out_path);
+    goto done;
+  }
+  fprintf(out, has_sys ? "system,x\n" : "x\n");
+  for (size_t i = 0; i < m; ++i) {
+    /* the x of a system that broke down is unspecified: written as nan */
+    const double x = info[i / (size_t)n] != 0 ? NAN
+                     : dtype == TRIDI_F64     ? ((double *)buf[4])[i]
+                                              : (double)((float *)buf[4])[i];
+    if (has_sys) fprintf(out, "%.17g,", cols.v[COL_SYS][i]);
+    fprintf(out, dtype == TRIDI_F64 ? "%.17g\n" : "%.9g\n", x);
+  }
+  if (ferror(out)) fprintf(stderr, "tridi solve: error writing the output\n");
+  else if (st == TRIDI_SUCCESS) rc = TRIDI_EXIT_OK;
+  goto done;
+oom:
+  fprintf(stderr, "tridi solve: out of memory\n");
+done:
+  if (out != NULL && out != stdout) fclose(out);
+  tridi_plan_destroy(plan);
+  tridi_desc_destroy(desc);
+  for (int k = 0; k < 5; ++k) free(buf[k]);
+  free(info);
+  for (int k = 0; k < NCOLS; ++k) free(cols.v[k]);
+  return rc;
+}
