@@ -620,6 +620,7 @@ int tridi_cmd_bench(int argc, char **argv) {
           if (cfg.opts.baseline && r->run_baseline != NULL) {
             bench_opts bo = cfg.opts;
             bo.reps = is_launch(layout) ? ro.reps : cfg.baseline_reps;
+            bo.warmup = is_launch(layout) ? cfg.opts.warmup : 0; /* its data are warm already */
             memset(buf[4], 0xFF, (size_t)bc.alloc_elems * es);
             r->run_baseline(&bc, &bo, &data, &res);
             if (res.baseline_status == TRIDI_SUCCESS) {
