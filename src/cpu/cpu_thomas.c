@@ -1,0 +1,191 @@
+/* The cpu_thomas solver row: plan-time choice of the lane dimension, the
+ * per-operand loaders/storers and the kernel variant; execute runs the
+ * kernel over lane groups with a static OpenMP schedule. */
+#include "cpu_thomas.h"
+#include "backends.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* x is written with non-temporal stores when it is at least this large:
+ * then it would not stay in cache for the caller anyway, and streaming
+ * saves the read-for-ownership of every line (5 instead of 6 words of
+ * traffic per unknown).  See docs/perf-log.md. */
+#define TRIDI_CPU_NT_BYTES ((int64_t)64 << 20)
+/* Software prefetch distance for the transposed (contiguous-system) and
+ * strided-vector layouts, in tiles of G rows.  See docs/perf-log.md. */
+#define TRIDI_CPU_PREFETCH_TILES 0
+
+static int lanes_of(const struct tridi_plan_s *plan) { return (int)(64 / plan->esize); }
+
+static size_t round64(size_t b) { return (b + 63) & ~(size_t)63; }
+
+/* Per-thread scratch bytes: 5 tiles of G x G, 4G of sweep state, n x 2G
+ * of c'/d'.  0 on size_t overflow. */
+static size_t scratch_bytes(const struct tridi_plan_s *plan) {
+  const size_t G = (size_t)lanes_of(plan), es = plan->esize;
+  const uint64_t n = (uint64_t)plan->lay.n;
+  if (n > (SIZE_MAX / 4) / (2 * G * es)) return 0;
+  return round64((5 * G * G + 4 * G + 2 * (size_t)n * G) * es);
+}
+
+int tridi_cpu_thomas_applies(const struct tridi_plan_s *plan) {
+  if (plan->kind != TRIDI_KIND_SCALAR) return 0;
+  if (plan->dtype != TRIDI_F32 && plan->dtype != TRIDI_F64) return 0;
+  if (plan->requested_alg == TRIDI_ALG_AUTO) {
+    /* Too few systems to fill the lanes of every thread: the scalar
+     * solver over systems (cpu_thomas_ref) does as well and needs less
+     * workspace. */
+    if (plan->lay.nsys < (int64_t)lanes_of(plan) * plan->num_threads) return 0;
+    if (scratch_bytes(plan) == 0) return 0;
+  }
+  return 1;
+}
+
+tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
+  const tridi_layout *L = &plan->lay;
+  const int G = lanes_of(plan);
+  const size_t scr = scratch_bytes(plan);
+  if (scr == 0)
+    return tridi_set_error(TRIDI_ERR_ALLOC,
+                           "tridi_plan_create: cpu_thomas needs n x %d x 2 elements of scratch per "
+                           "thread; n = %lld is too large",
+                           G, (long long)L->n);
+  const size_t per = scr + sizeof(tridi_cpu_fail);
+  if ((size_t)plan->num_threads > SIZE_MAX / per)
+    return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: cpu_thomas workspace overflows");
+
+  tridi_cpu_thomas_priv *P = calloc(1, sizeof *P);
+  if (!P) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
+  P->n = L->n;
+  P->lanes = G;
+
+  /* lane dim: the batch dim with the smallest nonzero |stride| of x (the
+   * innermost such dim on ties) */
+  P->lane_dim = -1;
+  int64_t best = 0;
+  for (int j = 0; j < L->nbatch; ++j) {
+    const int64_t sx = L->bstride[TRIDI_OP_X][j];
+    const int64_t a = sx < 0 ? -sx : sx; /* |INT64_MIN| cannot be a valid stride here */
+    if (a != 0 && (best == 0 || a <= best)) {
+      best = a;
+      P->lane_dim = j;
+    }
+  }
+  P->lane_ext = P->lane_dim >= 0 ? L->bext[P->lane_dim] : 1;
+  P->ngroups = (P->lane_ext + G - 1) / G;
+  /* system-number step of each batch dim (row-major over bext) */
+  int64_t sysmul[TRIDI_MAX_RANK];
+  int64_t m = 1;
+  for (int j = L->nbatch - 1; j >= 0; --j) {
+    sysmul[j] = m;
+    m *= L->bext[j];
+  }
+  P->lane_sys = P->lane_dim >= 0 ? sysmul[P->lane_dim] : 0;
+  P->nodims = 0;
+  P->nouter = 1;
+  for (int j = 0; j < L->nbatch; ++j) {
+    if (j == P->lane_dim) continue;
+    const int o = P->nodims++;
+    P->oext[o] = L->bext[j];
+    P->osys[o] = sysmul[j];
+    for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) P->ostride[k][o] = L->bstride[k][j];
+    P->nouter *= L->bext[j];
+  }
+  P->nwork = P->nouter * P->ngroups;
+
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
+    P->astride[k] = L->axis_stride[k];
+    P->lstride[k] = P->lane_dim >= 0 ? L->bstride[k][P->lane_dim] : 0;
+    if (P->lane_dim < 0)
+      P->cls[k] = k == TRIDI_OP_X ? TRIDI_CPU_GATHER : TRIDI_CPU_BCAST;
+    else if (P->lstride[k] == 1)
+      P->cls[k] = TRIDI_CPU_VEC;
+    else if (P->lstride[k] == 0)
+      P->cls[k] = TRIDI_CPU_BCAST;
+    else if (P->astride[k] == 1)
+      P->cls[k] = TRIDI_CPU_TRANS;
+    else
+      P->cls[k] = TRIDI_CPU_GATHER;
+  }
+  /* x never broadcasts (distinct elements, distinct addresses) */
+  if (P->cls[TRIDI_OP_X] == TRIDI_CPU_BCAST) P->cls[TRIDI_OP_X] = TRIDI_CPU_GATHER;
+
+  const int64_t xbytes = L->n * (int64_t)plan->esize; /* per system; product may overflow */
+  P->nt_stores = (P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC || P->cls[TRIDI_OP_X] == TRIDI_CPU_TRANS) &&
+                 plan->simd != TRIDI_SIMD_PORTABLE && xbytes > 0 &&
+                 L->nsys >= TRIDI_CPU_NT_BYTES / xbytes;
+  P->prefetch = TRIDI_CPU_PREFETCH_TILES;
+#ifdef TRIDI_CPU_TUNING
+  {
+    const char *e = getenv("TRIDI_CPU_NT");
+    if (e) P->nt_stores = P->nt_stores && atoi(e);
+    e = getenv("TRIDI_CPU_PREFETCH");
+    if (e) P->prefetch = atoi(e);
+  }
+#endif
+  P->scratch_bytes = scr;
+
+  const int f32 = plan->dtype == TRIDI_F32;
+  const char *simd = "portable";
+  P->kernel = f32 ? tridi_cpu_thomas_kernel_portable_f32 : tridi_cpu_thomas_kernel_portable_f64;
+  switch (plan->simd) {
+#ifdef TRIDI_CPU_HAVE_AVX512
+    case TRIDI_SIMD_AVX512:
+      simd = "avx512";
+      P->kernel = f32 ? tridi_cpu_thomas_kernel_avx512_f32 : tridi_cpu_thomas_kernel_avx512_f64;
+      break;
+#endif
+#ifdef TRIDI_CPU_HAVE_AVX2
+    case TRIDI_SIMD_AVX2:
+      simd = "avx2";
+      P->kernel = f32 ? tridi_cpu_thomas_kernel_avx2_f32 : tridi_cpu_thomas_kernel_avx2_f64;
+      break;
+#endif
+    default: break;
+  }
+  const char *kind = P->cls[TRIDI_OP_X] == TRIDI_CPU_TRANS ? "transpose"
+                     : P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC ? "vector"
+                                                           : "gather";
+  snprintf(plan->kernel_name, sizeof plan->kernel_name, "cpu_thomas_%s_%s_%s", kind, simd,
+           f32 ? "f32" : "f64");
+  plan->ws_bytes = (size_t)plan->num_threads * per;
+  plan->priv = P;
+  return TRIDI_SUCCESS;
+}
+
+tridi_status tridi_cpu_thomas_execute(const struct tridi_plan_s *plan, const tridi_args *args) {
+  const tridi_cpu_thomas_priv *P = (const tridi_cpu_thomas_priv *)plan->priv;
+  const int nthr = plan->num_threads;
+  tridi_cpu_fail *slots = (tridi_cpu_fail *)args->ws;
+  char *scr = (char *)args->ws + (size_t)nthr * sizeof(tridi_cpu_fail);
+  for (int t = 0; t < nthr; ++t) {
+    slots[t].sys = INT64_MAX;
+    slots[t].info = 0;
+  }
+#pragma omp parallel num_threads(nthr)
+  {
+    /* static schedule: thread t takes a contiguous block of lane groups */
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const int64_t q = P->nwork / nt, r = P->nwork % nt;
+    const int64_t w0 = t * q + (t < r ? t : r);
+    const int64_t w1 = w0 + q + (t < r ? 1 : 0);
+    if (t < nthr && w0 < w1)
+      P->kernel(plan, P, args, w0, w1, scr + (size_t)t * P->scratch_bytes, &slots[t]);
+  }
+  int64_t sys = INT64_MAX;
+  int32_t info = 0;
+  for (int t = 0; t < nthr; ++t)
+    if (slots[t].sys < sys) {
+      sys = slots[t].sys;
+      info = slots[t].info;
+    }
+  return tridi_info_status(info);
+}
+
+void tridi_cpu_thomas_destroy(struct tridi_plan_s *plan) {
+  free(plan->priv);
+  plan->priv = NULL;
+}

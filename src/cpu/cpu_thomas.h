@@ -1,0 +1,83 @@
+/* Internal to src/cpu: the execution strategy that tridi_cpu_thomas_init
+ * precomputes (plan->priv) and the per-ISA kernel entry points.
+ *
+ * The SIMD Thomas kernel (cpu_thomas_kernel.inc) is one source compiled once
+ * per ISA (portable/, avx2/, avx512/ hold the wrappers that define the name
+ * suffix; only those objects get ISA flags).  Each wrapper defines, for f32
+ * and f64, a function that solves a range of "work items" (lane groups) on
+ * the calling thread; cpu_thomas.c owns the OpenMP region around them. */
+#ifndef TRIDI_CPU_THOMAS_H
+#define TRIDI_CPU_THOMAS_H
+
+#include "tridi_internal.h"
+
+/* How one operand's lane dimension is laid out (see cpu_thomas_kernel.inc). */
+typedef enum tridi_cpu_class {
+  TRIDI_CPU_VEC = 0,    /* lane stride 1: row i of G systems is one contiguous vector */
+  TRIDI_CPU_BCAST = 1,  /* lane stride 0: one value per row shared by all lanes */
+  TRIDI_CPU_TRANS = 2,  /* axis stride 1: each lane is contiguous; G x G in-register transposes */
+  TRIDI_CPU_GATHER = 3  /* anything else: scalar loads/stores with both strides */
+} tridi_cpu_class;
+
+/* Result slot of one thread: the lowest-numbered failing system it saw. */
+typedef struct tridi_cpu_fail {
+  int64_t sys;  /* INT64_MAX when none */
+  int32_t info; /* its info code */
+  char pad[64 - sizeof(int64_t) - sizeof(int32_t)];
+} tridi_cpu_fail;
+
+struct tridi_cpu_thomas_priv;
+
+/* Solve work items [w0, w1) on the calling thread.  scratch: this thread's
+ * slice of the workspace (priv->scratch_bytes, 64-byte aligned). */
+typedef void (*tridi_cpu_kernel_fn)(const struct tridi_plan_s *plan,
+                                    const struct tridi_cpu_thomas_priv *P, const tridi_args *args,
+                                    int64_t w0, int64_t w1, void *scratch, tridi_cpu_fail *fail);
+
+typedef struct tridi_cpu_thomas_priv {
+  int64_t n;            /* system length (>= 1) */
+  int lanes;            /* G: lanes per group = 64 bytes / sizeof(T) */
+  int lane_dim;         /* batch dim of the lanes (index into lay.bext), -1 if nbatch == 0 */
+  int64_t lane_ext;     /* extent of the lane dim (1 if none) */
+  int64_t lane_sys;     /* system-number step between neighbouring lanes */
+  int64_t ngroups;      /* lane groups per outer index = ceil(lane_ext / G) */
+  int64_t nouter;       /* product of the other batch extents */
+  int64_t nwork;        /* nouter * ngroups */
+  int nodims;           /* outer dims (batch dims other than lane_dim) */
+  int64_t oext[TRIDI_MAX_RANK];
+  int64_t osys[TRIDI_MAX_RANK];                         /* system-number step per outer dim */
+  int64_t ostride[TRIDI_NUM_OPERANDS][TRIDI_MAX_RANK];  /* element stride per outer dim */
+  int64_t lstride[TRIDI_NUM_OPERANDS];                  /* lane stride per operand */
+  int64_t astride[TRIDI_NUM_OPERANDS];                  /* axis stride per operand */
+  tridi_cpu_class cls[TRIDI_NUM_OPERANDS];
+  int nt_stores;        /* x may be written with non-temporal stores (large problems) */
+  int prefetch;         /* software prefetch distance in tiles (0 = none) */
+  size_t scratch_bytes; /* per thread, multiple of 64 */
+  tridi_cpu_kernel_fn kernel;
+} tridi_cpu_thomas_priv;
+
+/* Kernels, one per ISA compiled in and element type. */
+#define TRIDI_CPU_DECLARE_KERNELS(SFX)                                                          \
+  void tridi_cpu_thomas_kernel_##SFX##_f32(const struct tridi_plan_s *,                        \
+                                            const tridi_cpu_thomas_priv *, const tridi_args *, \
+                                            int64_t, int64_t, void *, tridi_cpu_fail *);       \
+  void tridi_cpu_thomas_kernel_##SFX##_f64(const struct tridi_plan_s *,                        \
+                                            const tridi_cpu_thomas_priv *, const tridi_args *, \
+                                            int64_t, int64_t, void *, tridi_cpu_fail *);
+TRIDI_CPU_DECLARE_KERNELS(portable)
+#ifdef TRIDI_CPU_HAVE_AVX2
+TRIDI_CPU_DECLARE_KERNELS(avx2)
+#endif
+#ifdef TRIDI_CPU_HAVE_AVX512
+TRIDI_CPU_DECLARE_KERNELS(avx512)
+#endif
+
+/* Record system s's info code in a thread's result slot (keeps the lowest s). */
+static inline void tridi_cpu_fail_note(tridi_cpu_fail *f, int64_t s, int32_t info) {
+  if (info != 0 && s < f->sys) {
+    f->sys = s;
+    f->info = info;
+  }
+}
+
+#endif
