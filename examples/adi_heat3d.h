@@ -38,6 +38,8 @@ typedef struct adi_result {
   double rhs_ms;             /**< explicit part: w = dt * nu * Laplacian(u) */
   double update_ms;          /**< u += w */
   double step_ms;            /**< whole steps */
+  double copy_gbps;          /**< copy bandwidth of the device, measured in the same run
+                                  (one grid array copied: bytes read + written / time) */
   int threads;               /**< CPU threads the plans use (GPU: 0) */
   char kernel[ADI_NDIR][96]; /**< tridi_plan_info.kernel per direction */
   char alg[ADI_NDIR][32];    /**< tridi_alg_name per direction */

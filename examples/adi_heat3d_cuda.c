@@ -3,6 +3,7 @@
  * small kernels (adi_kernels.cu); the three implicit sweeps are tridi CUDA
  * plans made once before the loop and executed in place on the device work
  * array, all on one stream.  Compiled only when tridi has CUDA. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -70,6 +71,22 @@ int adi_run_cuda(const adi_config *cfg, double *u, double *w_host, adi_result *r
     ADI_CUDA_TRY(cudaMalloc((void **)&dinfo[d], (size_t)nsys[d] * sizeof(int32_t)));
     if (adi_make_plan(cfg, d, TRIDI_BACKEND_CUDA, &plan[d])) goto out;
     adi_plan_describe(plan[d], d, r);
+  }
+
+  /* Copy bandwidth of the device: best of 3 device-to-device copies of one
+   * grid array (u into w; read + write bytes). */
+  {
+    float best = INFINITY;
+    for (int rep = 0; rep < 3; ++rep) {
+      float ms = 0.0f;
+      ADI_CUDA_TRY(cudaEventRecord(ev[EV_START], stream));
+      ADI_CUDA_TRY(cudaMemcpyAsync(dw, du, gbytes, cudaMemcpyDeviceToDevice, stream));
+      ADI_CUDA_TRY(cudaEventRecord(ev[EV_END], stream));
+      ADI_CUDA_TRY(cudaEventSynchronize(ev[EV_END]));
+      ADI_CUDA_TRY(cudaEventElapsedTime(&ms, ev[EV_START], ev[EV_END]));
+      if (ms < best) best = ms;
+    }
+    r->copy_gbps = 2.0 * (double)gbytes / ((double)best * 1e6);
   }
 
   /* Warm-up (untimed): the RHS kernel and one solve per plan, into w only. */
