@@ -1,0 +1,569 @@
+/* Bad arguments, each in turn: the exact status, a last-error message that
+ * names the argument, and nothing written.  Also the accepted corner cases
+ * next to each rejected one (in place, touching but not overlapping, AoS,
+ * stride 0 on an extent-1 dimension, ...). */
+#include "tt.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 1 when `word` occurs in msg delimited by characters that cannot be part of
+ * an identifier (so "a" matches "tridi_execute: a is NULL" but not "plan"). */
+static int has_word(const char *msg, const char *word) {
+  const size_t lw = strlen(word);
+  for (const char *p = strstr(msg, word); p; p = strstr(p + 1, word)) {
+    const int before = p == msg || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+    const int after = !(isalnum((unsigned char)p[lw]) || p[lw] == '_');
+    if (before && after) return 1;
+  }
+  return 0;
+}
+
+/* Check status; after a failure the last error must be non-empty and, when
+ * `word` is given, name it; after success it must be empty. */
+static int expect_(tridi_status got, tridi_status want, const char *word, const char *expr, int line) {
+  const char *msg = tridi_last_error();
+  if (got != want) {
+    tt_fail("line %d: %s returned %s, expected %s (last error \"%s\")", line, expr,
+            tridi_status_name(got), tridi_status_name(want), msg);
+    return 0;
+  }
+  if (want == TRIDI_SUCCESS) {
+    if (msg[0]) tt_fail("line %d: %s succeeded but tridi_last_error() = \"%s\"", line, expr, msg);
+    return 1;
+  }
+  if (!msg[0]) {
+    tt_fail("line %d: %s failed with %s but tridi_last_error() is empty", line, expr,
+            tridi_status_name(got));
+    return 0;
+  }
+  if (word && !has_word(msg, word)) {
+    tt_fail("line %d: %s: tridi_last_error() = \"%s\" does not name \"%s\"", line, expr, msg, word);
+    return 0;
+  }
+  return 1;
+}
+#define EXPECT(call, want, word) expect_((call), (want), (word), #call, __LINE__)
+
+/* ---- descriptor ---------------------------------------------------------- */
+
+static tridi_desc sentinel(void) { return (tridi_desc)(uintptr_t)0x10; }
+
+static void test_desc_create(void **state) {
+  (void)state;
+  const int64_t shape[] = {4, 5, 6};
+  tridi_desc d = sentinel();
+  EXPECT(tridi_desc_create(NULL, TRIDI_F32, 3, shape, 1), TRIDI_ERR_NULL_POINTER, "desc");
+  EXPECT(tridi_desc_create(&d, TRIDI_F32, 3, NULL, 1), TRIDI_ERR_NULL_POINTER, "shape");
+  assert_null(d);
+  const int bad_dtypes[] = {0, 5, -1, 99};
+  for (int k = 0; k < 4; ++k) {
+    d = sentinel();
+    EXPECT(tridi_desc_create(&d, (tridi_dtype)bad_dtypes[k], 3, shape, 1), TRIDI_ERR_INVALID_DTYPE,
+           "dtype");
+    assert_null(d);
+  }
+  d = sentinel();
+  EXPECT(tridi_desc_create(&d, TRIDI_C32, 3, shape, 1), TRIDI_ERR_NOT_SUPPORTED, "dtype");
+  assert_null(d);
+  EXPECT(tridi_desc_create(&d, TRIDI_C64, 3, shape, 1), TRIDI_ERR_NOT_SUPPORTED, "dtype");
+  assert_null(d);
+  const int bad_ranks[] = {0, -1, TRIDI_MAX_RANK + 1, 1000};
+  for (int k = 0; k < 4; ++k) {
+    d = sentinel();
+    EXPECT(tridi_desc_create(&d, TRIDI_F64, bad_ranks[k], shape, 0), TRIDI_ERR_INVALID_RANK, "rank");
+    assert_null(d);
+  }
+  for (int k = 0; k < 3; ++k) { /* each extent negative in turn */
+    int64_t s[] = {4, 5, 6};
+    s[k] = k == 2 ? INT64_MIN : -1;
+    d = sentinel();
+    EXPECT(tridi_desc_create(&d, TRIDI_F64, 3, s, 1), TRIDI_ERR_INVALID_SHAPE, "shape");
+    assert_null(d);
+  }
+  {
+    const int64_t big1[] = {INT64_MAX, 2};
+    const int64_t big2[] = {INT64_C(1) << 32, INT64_C(1) << 32};
+    const int64_t big3[] = {INT64_C(1) << 31, INT64_C(1) << 31, 2, 2};
+    EXPECT(tridi_desc_create(&d, TRIDI_F32, 2, big1, 0), TRIDI_ERR_INVALID_SHAPE, "shape");
+    EXPECT(tridi_desc_create(&d, TRIDI_F32, 2, big2, 0), TRIDI_ERR_INVALID_SHAPE, "shape");
+    EXPECT(tridi_desc_create(&d, TRIDI_F32, 4, big3, 3), TRIDI_ERR_INVALID_SHAPE, "shape");
+    assert_null(d);
+    const int64_t ok[] = {INT64_MAX, 1}; /* product == INT64_MAX is allowed */
+    EXPECT(tridi_desc_create(&d, TRIDI_F32, 2, ok, 1), TRIDI_SUCCESS, NULL);
+    tridi_desc_destroy(d);
+  }
+  const int bad_axes[] = {-1, 3, 8, 1000};
+  for (int k = 0; k < 4; ++k) {
+    d = sentinel();
+    EXPECT(tridi_desc_create(&d, TRIDI_F32, 3, shape, bad_axes[k]), TRIDI_ERR_INVALID_AXIS, "axis");
+    assert_null(d);
+  }
+  /* rank 8 and rank 1 are valid */
+  const int64_t s8[8] = {1, 2, 1, 2, 1, 2, 1, 2};
+  EXPECT(tridi_desc_create(&d, TRIDI_F32, 8, s8, 7), TRIDI_SUCCESS, NULL);
+  tridi_desc_destroy(d);
+  EXPECT(tridi_desc_create(&d, TRIDI_F64, 1, shape, 0), TRIDI_SUCCESS, NULL);
+  tridi_desc_destroy(d);
+  tt_assert_no_failures();
+}
+
+static void test_desc_setters(void **state) {
+  (void)state;
+  const int64_t shape[] = {4, 5}, st[] = {5, 1};
+  tridi_desc d;
+  assert_int_equal(tridi_desc_create(&d, TRIDI_F32, 2, shape, 1), TRIDI_SUCCESS);
+  EXPECT(tridi_desc_set_strides(NULL, TRIDI_OP_A, st), TRIDI_ERR_NULL_POINTER, "desc");
+  EXPECT(tridi_desc_set_strides(d, TRIDI_OP_B, NULL), TRIDI_ERR_NULL_POINTER, "strides");
+  const int bad_ops[] = {-1, TRIDI_NUM_OPERANDS, 100};
+  for (int k = 0; k < 3; ++k)
+    EXPECT(tridi_desc_set_strides(d, (tridi_operand)bad_ops[k], st), TRIDI_ERR_INVALID_OPERAND, "op");
+  for (int op = 0; op < TRIDI_NUM_OPERANDS; ++op)
+    EXPECT(tridi_desc_set_strides(d, (tridi_operand)op, st), TRIDI_SUCCESS, NULL);
+  /* any int64 is accepted by the setter (checked at plan time) */
+  const int64_t wild[] = {INT64_MIN, INT64_MAX};
+  EXPECT(tridi_desc_set_strides(d, TRIDI_OP_X, wild), TRIDI_SUCCESS, NULL);
+  EXPECT(tridi_desc_set_all_strides(NULL, st), TRIDI_ERR_NULL_POINTER, "desc");
+  EXPECT(tridi_desc_set_all_strides(d, NULL), TRIDI_ERR_NULL_POINTER, "strides");
+  EXPECT(tridi_desc_set_all_strides(d, st), TRIDI_SUCCESS, NULL);
+  EXPECT(tridi_desc_set_kind(NULL, TRIDI_KIND_SCALAR), TRIDI_ERR_NULL_POINTER, "desc");
+  const tridi_kind kinds[] = {TRIDI_KIND_BLOCK, TRIDI_KIND_VARIABLE, TRIDI_KIND_TOEPLITZ,
+                              TRIDI_KIND_DISTRIBUTED};
+  for (int k = 0; k < 4; ++k) EXPECT(tridi_desc_set_kind(d, kinds[k]), TRIDI_ERR_NOT_SUPPORTED, "kind");
+  EXPECT(tridi_desc_set_kind(d, TRIDI_KIND_SCALAR), TRIDI_SUCCESS, NULL);
+  int64_t ns = 0;
+  EXPECT(tridi_desc_num_systems(NULL, &ns), TRIDI_ERR_NULL_POINTER, "desc");
+  EXPECT(tridi_desc_num_systems(d, NULL), TRIDI_ERR_NULL_POINTER, "num_systems");
+  EXPECT(tridi_desc_num_systems(d, &ns), TRIDI_SUCCESS, NULL);
+  assert_int_equal(ns, 4);
+  tridi_desc_destroy(d);
+  tt_assert_no_failures();
+}
+
+/* ---- plan creation --------------------------------------------------------- */
+
+static tridi_desc make_desc(tridi_dtype dt, int64_t B, int64_t n) {
+  const int64_t shape[] = {B, n};
+  tridi_desc d = NULL;
+  assert_int_equal(tridi_desc_create(&d, dt, 2, shape, 1), TRIDI_SUCCESS);
+  return d;
+}
+
+static tridi_plan sentinel_plan(void) { return (tridi_plan)(uintptr_t)0x10; }
+
+static void test_plan_options(void **state) {
+  (void)state;
+  tridi_desc d = make_desc(TRIDI_F64, 4, 5);
+  tridi_plan p = sentinel_plan();
+  tridi_options o;
+  tridi_options_init(&o);
+  EXPECT(tridi_plan_create(NULL, d, &o), TRIDI_ERR_NULL_POINTER, "plan");
+  EXPECT(tridi_plan_create(&p, NULL, &o), TRIDI_ERR_NULL_POINTER, "desc");
+  assert_null(p);
+  EXPECT(tridi_plan_create(&p, d, NULL), TRIDI_SUCCESS, NULL); /* NULL options: defaults */
+  tridi_plan_destroy(p);
+
+#define BAD_OPTION(field, value, word)                                             \
+  do {                                                                              \
+    tridi_options_init(&o);                                                         \
+    o.field = value;                                                                \
+    p = sentinel_plan();                                                            \
+    EXPECT(tridi_plan_create(&p, d, &o), TRIDI_ERR_INVALID_OPTION, word);           \
+    if (p) {                                                                        \
+      tt_fail("line %d: *plan not NULL after a failed tridi_plan_create", __LINE__); \
+      p = NULL;                                                                     \
+    }                                                                               \
+  } while (0)
+  BAD_OPTION(struct_size, 0, "struct_size");
+  BAD_OPTION(struct_size, sizeof(tridi_options) - 1, "struct_size");
+  BAD_OPTION(backend, (tridi_backend)-1, "backend");
+  BAD_OPTION(backend, (tridi_backend)4, "backend");
+  BAD_OPTION(backend, (tridi_backend)99, "backend");
+  BAD_OPTION(alg, (tridi_alg)-1, "alg");
+  BAD_OPTION(alg, (tridi_alg)(TRIDI_ALG_CR_RD + 1), "alg");
+  BAD_OPTION(num_threads, -1, "num_threads");
+  BAD_OPTION(simd, (tridi_simd)-1, "simd");
+  BAD_OPTION(simd, (tridi_simd)(TRIDI_SIMD_AVX512 + 1), "simd");
+  BAD_OPTION(flags, 1u, "flags");
+  BAD_OPTION(flags, 0x80000000u, "flags");
+  BAD_OPTION(device, -1, "device");
+#undef BAD_OPTION
+
+  /* algorithms that do not exist for a backend */
+  const struct {
+    tridi_backend be;
+    tridi_alg alg;
+  } na[] = {{TRIDI_BACKEND_REF, TRIDI_ALG_THOMAS},          {TRIDI_BACKEND_REF, TRIDI_ALG_CR},
+            {TRIDI_BACKEND_REF, TRIDI_ALG_THOMAS_SHUFFLE},  {TRIDI_BACKEND_CPU, TRIDI_ALG_THOMAS_SHARED},
+            {TRIDI_BACKEND_CPU, TRIDI_ALG_THOMAS_SHUFFLE},  {TRIDI_BACKEND_AUTO, TRIDI_ALG_THOMAS_SHARED}};
+  for (size_t k = 0; k < sizeof na / sizeof na[0]; ++k) {
+    tridi_options_init(&o);
+    o.backend = na[k].be;
+    o.alg = na[k].alg;
+    p = sentinel_plan();
+    char what[128];
+    snprintf(what, sizeof what, "tridi_plan_create(backend %s, alg %s)", tridi_backend_name(na[k].be),
+             tridi_alg_name(na[k].alg));
+    expect_(tridi_plan_create(&p, d, &o), TRIDI_ERR_NOT_SUPPORTED, NULL, what, __LINE__);
+    assert_null(p);
+  }
+  /* SIMD levels beyond the CPU's */
+  for (int s = (int)tridi_cpu_simd_detect() + 1; s <= TRIDI_SIMD_AVX512; ++s) {
+    tridi_options_init(&o);
+    o.backend = TRIDI_BACKEND_CPU;
+    o.alg = TRIDI_ALG_THOMAS;
+    o.simd = (tridi_simd)s;
+    EXPECT(tridi_plan_create(&p, d, &o), TRIDI_ERR_NOT_SUPPORTED, "simd");
+  }
+  /* CUDA where there is none */
+  if (!tridi_backend_available(TRIDI_BACKEND_CUDA)) {
+    tridi_options_init(&o);
+    o.backend = TRIDI_BACKEND_CUDA;
+    p = sentinel_plan();
+    EXPECT(tridi_plan_create(&p, d, &o), TRIDI_ERR_BACKEND_UNAVAILABLE, NULL);
+    assert_null(p);
+    if (!strstr(tridi_last_error(), "CUDA"))
+      tt_fail("BACKEND_UNAVAILABLE message \"%s\" does not mention CUDA", tridi_last_error());
+  } else {
+    print_message("note: CUDA is available here; BACKEND_UNAVAILABLE not exercised\n");
+  }
+  /* reserved kinds cannot reach the planner: set_kind refuses them */
+  tridi_desc_destroy(d);
+  tt_assert_no_failures();
+}
+
+/* Plan with the strides of operand `op` set to st; checks the status (and
+ * the last error naming `word`) right after tridi_plan_create. */
+static void plan_with_(const int64_t *shape, int rank, int axis, int op, const int64_t *st,
+                       tridi_dtype dt, tridi_status want, const char *word, const char *what, int line) {
+  tridi_desc d = NULL;
+  tridi_status s = tridi_desc_create(&d, dt, rank, shape, axis);
+  if (!s) s = tridi_desc_set_strides(d, (tridi_operand)op, st);
+  if (s) {
+    tt_fail("line %d: %s: descriptor set-up failed (%s)", line, what, tridi_status_name(s));
+    tridi_desc_destroy(d);
+    return;
+  }
+  tridi_plan p = sentinel_plan();
+  s = tridi_plan_create(&p, d, NULL);
+  expect_(s, want, word, what, line);
+  if (s && p) tt_fail("line %d: %s: *plan not NULL after a failed tridi_plan_create", line, what);
+  if (!s) tridi_plan_destroy(p);
+  tridi_desc_destroy(d);
+}
+#define PLAN_WITH(shape, rank, axis, op, st, dt, want, word) \
+  plan_with_((shape), (rank), (axis), (op), (st), (dt), (want), (word), #st, __LINE__)
+
+static void test_plan_strides(void **state) {
+  (void)state;
+  static const char names[] = "abcdx";
+  const int64_t shape[] = {4, 5};
+  /* x strides that alias */
+  const int64_t alias[][2] = {{1, 1}, {0, 1}, {5, 0}, {2, 1}, {4, 1}, {-5, 5}, {1, 3}, {0, 0}};
+  for (size_t k = 0; k < sizeof alias / sizeof alias[0]; ++k) {
+    char what[96];
+    snprintf(what, sizeof what, "x strides (%" PRId64 ",%" PRId64 ") on shape (4,5)", alias[k][0],
+             alias[k][1]);
+    plan_with_(shape, 2, 1, TRIDI_OP_X, alias[k], TRIDI_F32, TRIDI_ERR_INVALID_STRIDE, "x", what, __LINE__);
+  }
+  /* the same strides on an input are fine (broadcast / overlapping reads) */
+  for (size_t k = 0; k < sizeof alias / sizeof alias[0]; ++k)
+    for (int op = 0; op < 4; ++op)
+      PLAN_WITH(shape, 2, 1, op, alias[k], TRIDI_F32, TRIDI_SUCCESS, NULL);
+  /* x strides that do not alias */
+  const int64_t fine[][2] = {{5, 1}, {1, 4}, {-5, -1}, {6, 1}, {1, -4}, {-1, 4}, {10, 2}};
+  for (size_t k = 0; k < sizeof fine / sizeof fine[0]; ++k)
+    PLAN_WITH(shape, 2, 1, TRIDI_OP_X, fine[k], TRIDI_F64, TRIDI_SUCCESS, NULL);
+  /* stride 0 (or anything) on an extent-1 dimension does not alias */
+  const int64_t s15[] = {1, 5}, s41[] = {4, 1};
+  const int64_t z1[] = {0, 1}, z2[] = {1, 0}, huge[] = {INT64_MAX, 1};
+  PLAN_WITH(s15, 2, 1, TRIDI_OP_X, z1, TRIDI_F32, TRIDI_SUCCESS, NULL);
+  PLAN_WITH(s41, 2, 1, TRIDI_OP_X, z2, TRIDI_F32, TRIDI_SUCCESS, NULL);
+  PLAN_WITH(s15, 2, 1, TRIDI_OP_X, huge, TRIDI_F32, TRIDI_SUCCESS, NULL);
+  /* offsets that overflow int64, each operand in turn */
+  for (int op = 0; op < TRIDI_NUM_OPERANDS; ++op) {
+    const char w[2] = {names[op], 0};
+    const int64_t o1[] = {INT64_MAX / 2, 1};        /* 3 * (MAX/2) */
+    const int64_t o2[] = {1, -(INT64_MAX / 3)};     /* -4 * (MAX/3) */
+    const int64_t o3[] = {INT64_MAX / 5, INT64_MAX / 5}; /* 3*MAX/5 + 4*MAX/5 */
+    const int64_t o4[] = {INT64_MAX / 4, 1};        /* 3*MAX/4 elements: bytes overflow */
+    PLAN_WITH(shape, 2, 1, op, o1, TRIDI_F32, TRIDI_ERR_INVALID_STRIDE, w);
+    PLAN_WITH(shape, 2, 1, op, o2, TRIDI_F64, TRIDI_ERR_INVALID_STRIDE, w);
+    PLAN_WITH(shape, 2, 1, op, o3, TRIDI_F32, TRIDI_ERR_INVALID_STRIDE, w);
+    PLAN_WITH(shape, 2, 1, op, o4, TRIDI_F64, TRIDI_ERR_INVALID_STRIDE, w);
+  }
+  /* 8-D: sum of eight dimensions overflows though each one fits */
+  {
+    const int64_t s8[8] = {2, 2, 2, 2, 2, 2, 2, 5};
+    int64_t st[8];
+    for (int k = 0; k < 7; ++k) st[k] = INT64_MAX / 20 * (k + 1); /* sum 1.4 MAX */
+    st[7] = 1;
+    PLAN_WITH(s8, 8, 7, TRIDI_OP_B, st, TRIDI_F32, TRIDI_ERR_INVALID_STRIDE, "b");
+  }
+  tt_assert_no_failures();
+}
+
+/* x strides that map distinct elements to distinct addresses although no
+ * stride exceeds the span of the smaller ones: (3,2) on shape (2,3) gives
+ * offsets 0,2,4,3,5,7.  The header promises INVALID_STRIDE only when two
+ * elements share an address. */
+static void test_plan_strides_injective_interleaved(void **state) {
+  (void)state;
+  const int64_t shape[] = {2, 3}, st[] = {3, 2};
+  PLAN_WITH(shape, 2, 1, TRIDI_OP_X, st, TRIDI_F64, TRIDI_SUCCESS, NULL);
+  tt_assert_no_failures();
+}
+
+/* ---- execute ------------------------------------------------------------------ */
+
+static void make_problem(tt_problem *P, tridi_dtype dt, uint64_t k) {
+  const int64_t shape[] = {6, 7};
+  tt_layout L;
+  tt_layout_packed(&L, "args 6x7", dt, 2, shape, 1);
+  assert_int_equal(tt_problem_init(P, &L, tt_case_seed("args", k), NULL), 0);
+}
+
+static void test_execute_null(void **state) {
+  (void)state;
+  static const char *const names[] = {"a", "b", "c", "d", "x"};
+  tt_config cfg[TT_MAX_CONFIGS];
+  const int nc = tt_configs(cfg);
+  for (int t = 0; t < 2; ++t) {
+    tt_problem P;
+    make_problem(&P, t ? TRIDI_F64 : TRIDI_F32, (uint64_t)t);
+    tt_info I;
+    tt_info_alloc(&I, P.nsys);
+    for (int c = 0; c < nc; ++c) {
+      tridi_plan plan;
+      assert_int_equal(tt_problem_plan(&P, cfg[c].null_opts ? NULL : &cfg[c].opts, &plan), TRIDI_SUCCESS);
+      char ctx[2048];
+      for (int op = 0; op < TRIDI_NUM_OPERANDS; ++op) {
+        void *p[5];
+        for (int j = 0; j < 5; ++j) p[j] = tt_ptr(&P, j);
+        p[op] = NULL;
+        snprintf(ctx, sizeof ctx, "[%s] tridi_execute with %s = NULL", cfg[c].name, names[op]);
+        tt_info_poison(&I);
+        expect_(tridi_execute(plan, p[0], p[1], p[2], p[3], p[4], I.info, NULL), TRIDI_ERR_NULL_POINTER,
+                names[op], ctx, __LINE__);
+        tt_problem_check_untouched(&P, ctx);
+        for (int64_t s = 0; s < P.nsys; ++s)
+          if (I.info[s] != TT_INFO_POISON) {
+            tt_fail("%s: info written", ctx);
+            break;
+          }
+        /* all five NULL too, and with the workspace variant */
+        size_t ws = 0;
+        assert_int_equal(tridi_plan_workspace_size(plan, &ws), TRIDI_SUCCESS);
+        void *w = ws ? tridi_aligned_alloc(ws) : NULL;
+        snprintf(ctx, sizeof ctx, "[%s] tridi_execute_ws with %s = NULL", cfg[c].name, names[op]);
+        expect_(tridi_execute_ws(plan, p[0], p[1], p[2], p[3], p[4], I.info, NULL, w, ws),
+                TRIDI_ERR_NULL_POINTER, names[op], ctx, __LINE__);
+        tt_problem_check_untouched(&P, ctx);
+        tridi_aligned_free(w);
+      }
+      snprintf(ctx, sizeof ctx, "[%s] tridi_execute(plan = NULL)", cfg[c].name);
+      expect_(tridi_execute(NULL, tt_ptr(&P, 0), tt_ptr(&P, 1), tt_ptr(&P, 2), tt_ptr(&P, 3),
+                            tt_ptr(&P, 4), I.info, NULL),
+              TRIDI_ERR_NULL_POINTER, "plan", ctx, __LINE__);
+      tt_problem_check_untouched(&P, ctx);
+      /* info may be NULL */
+      snprintf(ctx, sizeof ctx, "[%s] tridi_execute(info = NULL)", cfg[c].name);
+      expect_(tt_problem_execute(&P, plan, NULL), TRIDI_SUCCESS, NULL, ctx, __LINE__);
+      tt_problem_check(&P, ctx, NULL);
+      tt_problem_reset(&P);
+      tridi_plan_destroy(plan);
+    }
+    /* the other entry points */
+    tridi_plan plan;
+    assert_int_equal(tt_problem_plan(&P, NULL, &plan), TRIDI_SUCCESS);
+    size_t bytes;
+    EXPECT(tridi_plan_workspace_size(NULL, &bytes), TRIDI_ERR_NULL_POINTER, "plan");
+    EXPECT(tridi_plan_workspace_size(plan, NULL), TRIDI_ERR_NULL_POINTER, "bytes");
+    tridi_plan_info pi;
+    pi.struct_size = sizeof pi;
+    EXPECT(tridi_plan_get_info(NULL, &pi), TRIDI_ERR_NULL_POINTER, "plan");
+    EXPECT(tridi_plan_get_info(plan, NULL), TRIDI_ERR_NULL_POINTER, "info");
+    pi.struct_size = 0;
+    EXPECT(tridi_plan_get_info(plan, &pi), TRIDI_ERR_INVALID_OPTION, "struct_size");
+    pi.struct_size = sizeof pi - 1;
+    EXPECT(tridi_plan_get_info(plan, &pi), TRIDI_ERR_INVALID_OPTION, "struct_size");
+    tridi_plan_destroy(plan);
+    tt_info_free(&I);
+    tt_problem_free(&P);
+  }
+  tt_assert_no_failures();
+}
+
+static void test_execute_misaligned(void **state) {
+  (void)state;
+  static const char *const names[] = {"a", "b", "c", "d", "x"};
+  for (int t = 0; t < 2; ++t) {
+    tt_problem P;
+    make_problem(&P, t ? TRIDI_F64 : TRIDI_F32, 10 + (uint64_t)t);
+    const size_t es = P.es;
+    /* copies of the buffers one byte (and, for f64, 4 bytes) off their alignment:
+     * each operand in its own block with room for the shift */
+    const int64_t len = P.n * P.nsys;
+    tridi_plan plan;
+    assert_int_equal(tt_problem_plan(&P, NULL, &plan), TRIDI_SUCCESS);
+    unsigned char *blk = malloc((size_t)(len + 2) * es * 5);
+    assert_non_null(blk);
+    for (int shift = 1; shift < (int)es; shift += (es == 8 ? 3 : 1)) {
+      for (int op = 0; op < 5; ++op) {
+        void *p[5];
+        for (int j = 0; j < 5; ++j) p[j] = tt_ptr(&P, j);
+        p[op] = blk + (size_t)op * (size_t)(len + 2) * es + (size_t)shift;
+        memset(blk, 0x3c, (size_t)(len + 2) * es * 5);
+        char ctx[128];
+        snprintf(ctx, sizeof ctx, "%s tridi_execute with %s misaligned by %d bytes",
+                 tridi_dtype_name(P.L.dtype), names[op], shift);
+        expect_(tridi_execute(plan, p[0], p[1], p[2], p[3], p[4], NULL, NULL), TRIDI_ERR_MISALIGNED,
+                names[op], ctx, __LINE__);
+        tt_problem_check_untouched(&P, ctx);
+        for (size_t j = 0; j < (size_t)(len + 2) * es * 5; ++j)
+          if (blk[j] != 0x3c) {
+            tt_fail("%s: misaligned x was written", ctx);
+            break;
+          }
+      }
+    }
+    /* order of the checks: NULL before MISALIGNED before OVERLAP */
+    unsigned char *bm = (unsigned char *)tt_ptr(&P, TT_B) + 1;
+    EXPECT(tridi_execute(plan, NULL, bm, tt_ptr(&P, 2), tt_ptr(&P, 3), tt_ptr(&P, 4), NULL, NULL),
+           TRIDI_ERR_NULL_POINTER, "a");
+    EXPECT(tridi_execute(plan, tt_ptr(&P, 0), bm, tt_ptr(&P, 2), tt_ptr(&P, 3), tt_ptr(&P, 0), NULL,
+                         NULL),
+           TRIDI_ERR_MISALIGNED, "b");
+    tt_problem_check_untouched(&P, "check order");
+    free(blk);
+    tridi_plan_destroy(plan);
+    tt_problem_free(&P);
+  }
+  tt_assert_no_failures();
+}
+
+/* Overlap: all operands inside one arena so every pointer combination is
+ * valid memory; the arena must be unchanged after every refused call. */
+static void test_execute_overlap(void **state) {
+  (void)state;
+  const int64_t B = 6, n = 7, N = B * n;
+  const int64_t shape[] = {B, n};
+  for (int t = 0; t < 2; ++t) {
+    const tridi_dtype dt = t ? TRIDI_F64 : TRIDI_F32;
+    const size_t es = tridi_dtype_size(dt);
+    const int64_t len = 12 * N;
+    unsigned char *arena = malloc((size_t)len * es), *copy = malloc((size_t)len * es);
+    assert_non_null(arena);
+    assert_non_null(copy);
+    tt_rng rng;
+    tt_rng_init(&rng, tt_case_seed("overlap", (uint64_t)t));
+    for (int64_t j = 0; j < len; ++j) { /* b (and only b) large: dominant */
+      const double v = j >= 3 * N && j < 4 * N ? tt_rng_uniform(&rng, 3.0, 5.0)
+                                               : tt_rng_uniform(&rng, -0.5, 0.5);
+      if (es == 4) {
+        const float f = (float)v;
+        memcpy(arena + j * 4, &f, 4);
+      } else {
+        memcpy(arena + j * 8, &v, 8);
+      }
+    }
+    memcpy(copy, arena, (size_t)len * es);
+#define AT(k) ((void *)(arena + (size_t)(k) * es))
+    void *a = AT(1 * N), *b = AT(3 * N), *c = AT(5 * N), *d = AT(7 * N);
+    tridi_desc desc;
+    assert_int_equal(tridi_desc_create(&desc, dt, 2, shape, 1), TRIDI_SUCCESS);
+    tridi_plan plan;
+    assert_int_equal(tridi_plan_create(&plan, desc, NULL), TRIDI_SUCCESS);
+    const struct {
+      int64_t xoff; /* x position in the arena, elements */
+      const char *what, *word;
+    } bad[] = {
+        {7 * N + 1, "x = d + 1 (partial overlap with d)", "d"},
+        {7 * N - 3, "x = d - 3 (partial overlap with d)", "d"},
+        {7 * N - N + 1, "x ends inside d", "d"},
+        {1 * N, "x = a", "a"},
+        {3 * N + N / 2, "x starts inside b", "b"},
+        {5 * N + N - 1, "x overlaps the last element of c", "c"},
+        {1 * N - N + 1, "x overlaps the first element of a", "a"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+      char ctx[128];
+      snprintf(ctx, sizeof ctx, "%s: %s", tridi_dtype_name(dt), bad[k].what);
+      expect_(tridi_execute(plan, a, b, c, d, AT(bad[k].xoff), NULL, NULL), TRIDI_ERR_OVERLAP, bad[k].word,
+              ctx, __LINE__);
+      if (memcmp(arena, copy, (size_t)len * es)) tt_fail("%s: memory written by a refused call", ctx);
+    }
+    /* accepted: x touching d / a without sharing an element, x in place */
+    EXPECT(tridi_execute(plan, a, b, c, d, AT(8 * N), NULL, NULL), TRIDI_SUCCESS, NULL);
+    memcpy(arena, copy, (size_t)len * es);
+    EXPECT(tridi_execute(plan, a, b, c, d, AT(0), NULL, NULL), TRIDI_SUCCESS, NULL);
+    memcpy(arena, copy, (size_t)len * es);
+    EXPECT(tridi_execute(plan, a, b, c, d, d, NULL, NULL), TRIDI_SUCCESS, NULL); /* in place */
+    memcpy(arena, copy, (size_t)len * es);
+    /* inputs may overlap each other freely */
+    EXPECT(tridi_execute(plan, a, b, a, a, AT(10 * N), NULL, NULL), TRIDI_SUCCESS, NULL);
+    memcpy(arena, copy, (size_t)len * es);
+    tridi_plan_destroy(plan);
+
+    /* x == d but strides differ: not an exact in-place alias */
+    const int64_t sq[] = {3, 6}; /* shape (3,6): d row-major, x column-major */
+    const int64_t tr[] = {1, 6}, rm[] = {6, 1};
+    tridi_desc_destroy(desc);
+    assert_int_equal(tridi_desc_create(&desc, dt, 2, sq, 1), TRIDI_SUCCESS);
+    (void)rm;
+    assert_int_equal(tridi_desc_set_strides(desc, TRIDI_OP_X, tr), TRIDI_SUCCESS);
+    assert_int_equal(tridi_plan_create(&plan, desc, NULL), TRIDI_SUCCESS);
+    expect_(tridi_execute(plan, a, b, c, d, d, NULL, NULL), TRIDI_ERR_OVERLAP, "d",
+            "x == d with other strides", __LINE__);
+    if (memcmp(arena, copy, (size_t)len * es)) tt_fail("x == d with other strides: memory written");
+    tridi_plan_destroy(plan);
+    tridi_desc_destroy(desc);
+
+    /* x interleaved with d (stride 2, offset 1): no shared element, accepted */
+    const int64_t s2[] = {2 * n, 2};
+    assert_int_equal(tridi_desc_create(&desc, dt, 2, shape, 1), TRIDI_SUCCESS);
+    assert_int_equal(tridi_desc_set_strides(desc, TRIDI_OP_D, s2), TRIDI_SUCCESS);
+    assert_int_equal(tridi_desc_set_strides(desc, TRIDI_OP_X, s2), TRIDI_SUCCESS);
+    assert_int_equal(tridi_plan_create(&plan, desc, NULL), TRIDI_SUCCESS);
+    EXPECT(tridi_execute(plan, a, b, c, AT(7 * N), AT(7 * N + 1), NULL, NULL), TRIDI_SUCCESS, NULL);
+    memcpy(arena, copy, (size_t)len * es);
+    /* ... but at offset 2 they share elements */
+    expect_(tridi_execute(plan, a, b, c, AT(7 * N), AT(7 * N + 2), NULL, NULL), TRIDI_ERR_OVERLAP, "d",
+            "x interleaved with d at offset 2", __LINE__);
+    if (memcmp(arena, copy, (size_t)len * es)) tt_fail("x interleaved with d: memory written");
+    tridi_plan_destroy(plan);
+    tridi_desc_destroy(desc);
+
+    /* x over a broadcast coefficient (stride 0): b is one row, x covers it */
+    const int64_t s0[] = {0, 1};
+    assert_int_equal(tridi_desc_create(&desc, dt, 2, shape, 1), TRIDI_SUCCESS);
+    assert_int_equal(tridi_desc_set_strides(desc, TRIDI_OP_B, s0), TRIDI_SUCCESS);
+    assert_int_equal(tridi_plan_create(&plan, desc, NULL), TRIDI_SUCCESS);
+    expect_(tridi_execute(plan, a, AT(9 * N + 5), c, d, AT(9 * N), NULL, NULL), TRIDI_ERR_OVERLAP, "b",
+            "x over a broadcast b", __LINE__);
+    if (memcmp(arena, copy, (size_t)len * es)) tt_fail("x over a broadcast b: memory written");
+    tridi_plan_destroy(plan);
+    tridi_desc_destroy(desc);
+#undef AT
+    free(arena);
+    free(copy);
+  }
+  tt_assert_no_failures();
+}
+
+int main(int argc, char **argv) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_desc_create),
+      cmocka_unit_test(test_desc_setters),
+      cmocka_unit_test(test_plan_options),
+      cmocka_unit_test(test_plan_strides),
+      cmocka_unit_test(test_plan_strides_injective_interleaved),
+      cmocka_unit_test(test_execute_null),
+      cmocka_unit_test(test_execute_misaligned),
+      cmocka_unit_test(test_execute_overlap),
+  };
+  return TT_RUN_GROUP(tests, argc, argv);
+}
