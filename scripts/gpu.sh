@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Build, test (CTest + compute-sanitizer memcheck/racecheck) and benchmark
+# tridi's CUDA backend on a GPU machine, in one go.
+#
+#   scripts/gpu.sh [STAGES]      STAGES: comma list of build,test,sanitize,bench,tune
+#                                (default build,test,sanitize,bench)
+#
+# Environment:
+#   OUT            where logs and CSV files go (default ./gpu-out)
+#   BUILD          build directory (default build-gpu)
+#   BENCH_ARGS     extra arguments of `tridi bench` (e.g. "--quick")
+#   TRIDI_GPU_DEPS folder of .deb files (cmocka, LAPACK) to unpack when the
+#                  machine lacks them (default .gpudeps; see docs/cuda.md)
+#
+# The lent GPU of this workplace has CUDA, CMake and compilers but neither
+# cmocka nor LAPACK; docs/cuda.md says how the .deb files are fetched and
+# carried.  Everything the run prints is also in $OUT/*.log.
+set -u -o pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+OUT=${OUT:-$ROOT/gpu-out}
+BUILD=${BUILD:-$ROOT/build-gpu}
+STAGES=",${1:-build,test,sanitize,bench},"
+mkdir -p "$OUT"
+SUMMARY=$OUT/summary.log
+: >"$SUMMARY"
+say() { echo "== $*" | tee -a "$SUMMARY"; }
+has() { [[ $STAGES == *",$1,"* ]]; }
+t0=$(date +%s)
+stamp() { echo "$(( $(date +%s) - t0 ))s"; }
+
+export PATH=/usr/local/cuda/bin:$PATH
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv \
+  >"$OUT/build.log" 2>&1
+say "device: $(sed -n 2p "$OUT/build.log")"
+
+# ---- dependencies (cmocka, LAPACK) from carried .deb files ------------------
+DEPS_DEBS=${TRIDI_GPU_DEPS:-$ROOT/.gpudeps}
+CMAKE_EXTRA=()
+if { [ ! -f /usr/include/cmocka.h ] || ! ldconfig -p | grep -qE 'liblapack.so|libopenblas.so'; } &&
+   [ -d "$DEPS_DEBS" ]; then
+  P=/opt/tridi-deps
+  for f in "$DEPS_DEBS"/*.deb; do dpkg -x "$f" "$P"; done
+  L=$P/usr/lib/x86_64-linux-gnu
+  ln -sf lapack/liblapack.so.3 "$L/liblapack.so.3"
+  ln -sf lapack/liblapack.so.3 "$L/liblapack.so"
+  ln -sf blas/libblas.so.3 "$L/libblas.so.3"
+  ln -sf blas/libblas.so.3 "$L/libblas.so"
+  ln -sf libcmocka.so.0 "$L/libcmocka.so"
+  sed -i -e "s|-L/usr|-L$P/usr|g" -e "s|-I/usr|-I$P/usr|g" -e "s|^prefix=/usr|prefix=$P/usr|" \
+    "$L"/pkgconfig/*.pc
+  export LD_LIBRARY_PATH=$L${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  CMAKE_EXTRA+=(-DCMAKE_PREFIX_PATH=$P/usr -DCMAKE_LIBRARY_PATH=$L -DCMAKE_INCLUDE_PATH=$P/usr/include)
+  say "deps: unpacked $(ls "$DEPS_DEBS"/*.deb | wc -l) packages into $P"
+fi
+
+rc_all=0
+if has build; then
+  say "build ($(stamp))"
+  rm -rf "$BUILD"
+  cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON \
+    -DTRIDI_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DTRIDI_CUDA_PTXAS_VERBOSE=ON \
+    -DTRIDI_BUILD_EXAMPLES=OFF "${CMAKE_EXTRA[@]}" >>"$OUT/build.log" 2>&1 \
+    || { say "configure FAILED"; tail -30 "$OUT/build.log"; exit 1; }
+  cmake --build "$BUILD" -j "$(nproc)" >>"$OUT/build.log" 2>&1 \
+    || { say "build FAILED"; grep -E "error" "$OUT/build.log" | head -30; exit 1; }
+  say "build ok ($(stamp)); ptxas: $(grep -c ' 0 bytes spill stores' "$OUT/build.log") kernels without spills, $(grep -cE ' [1-9][0-9]* bytes spill stores' "$OUT/build.log") with"
+fi
+
+if has test; then
+  say "ctest ($(stamp))"
+  # the GPU test, and the bench smoke test of the tool; the CPU suite runs in CI
+  (cd "$BUILD" && ctest --output-on-failure -R '^(cuda|tools\.)') >"$OUT/ctest.log" 2>&1
+  rc=$?
+  [ $rc -ne 0 ] && rc_all=1
+  say "ctest rc=$rc ($(stamp)): $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
+  grep -E "Failed|\*\*\*" "$OUT/ctest.log" | head -20 | tee -a "$SUMMARY"
+fi
+
+if has sanitize; then
+  CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  : >"$OUT/sanitize.log"
+  T=$BUILD/tests/cuda/test_cuda
+  for tool in memcheck racecheck; do
+    say "compute-sanitizer $tool ($(stamp))"
+    log=$OUT/sanitize.log
+    for filt in test_contiguous test_interleaved test_middle test_padded test_inplace test_bcast \
+                test_breakdown test_graph_capture test_two_streams test_empty test_bad_args; do
+      maxn=700
+      [ "$tool" = racecheck ] && maxn=300
+      case $filt in test_breakdown|test_graph_capture|test_two_streams) maxn=100000 ;; esac
+      extra=()
+      [ "$tool" = racecheck ] && extra=(--racecheck-report all)
+      TRIDI_TEST_CUDA_MAXN=$maxn timeout 300 "$CS" --tool "$tool" --error-exitcode 99 \
+        "${extra[@]}" "$T" "$filt" >>"$log" 2>&1
+      rc=$?
+      echo "$tool $filt rc=$rc" | tee -a "$SUMMARY"
+      [ $rc -ne 0 ] && rc_all=1
+    done
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | sort | uniq -c | tee -a "$SUMMARY"
+  done
+fi
+
+if has bench; then
+  say "bench ($(stamp))"
+  "$BUILD/tools/tridi" bench --backend cuda --csv "$OUT/bench_gpu.csv" ${BENCH_ARGS:-} \
+    >"$OUT/bench.log" 2>"$OUT/bench_err.log"
+  rc=$?
+  say "bench rc=$rc ($(stamp))"
+  [ $rc -ne 0 ] && rc_all=1
+  grep "copy bandwidth" "$OUT/bench_err.log" | tee -a "$SUMMARY"
+  cat "$OUT/bench.log"
+fi
+
+if has tune; then
+  # tile sweep for src/cuda/tuning.h: a second build whose plans take the
+  # tile from TRIDI_CUDA_M / TRIDI_CUDA_THREADS (docs/cuda.md)
+  say "tune ($(stamp))"
+  TB=$BUILD-tune
+  cmake -S . -B "$TB" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DTRIDI_ENABLE_CUDA=ON \
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DTRIDI_CUDA_TUNING=ON -DTRIDI_BUILD_TESTS=OFF \
+    -DTRIDI_BUILD_EXAMPLES=OFF "${CMAKE_EXTRA[@]}" >"$OUT/build.log" 2>&1 &&
+    cmake --build "$TB" -j "$(nproc)" --target tridi_cmd >>"$OUT/build.log" 2>&1 ||
+    { say "tune build FAILED"; tail -20 "$OUT/build.log"; }
+  : >"$OUT/tune.csv"
+  for cfg in ${TUNE_CFGS:-4:128 4:256 8:128 8:256 8:512 16:256 16:512}; do
+    m=${cfg%%:*} th=${cfg##*:}
+    dts=f32,f64
+    [ "$m" = 16 ] && dts=f32
+    TRIDI_CUDA_M=$m TRIDI_CUDA_THREADS=$th "$TB/tools/tridi" bench --backend cuda --no-baseline \
+      --dtype $dts --layout contig,interleaved,mid3d --n ${TUNE_NS:-32,64,128,256,512,1024,2048,4096,8192} \
+      --size-mb 512 --reps 5 --quiet --csv "$OUT/tune_one.csv" >/dev/null 2>>"$OUT/build.log"
+    sed "s/^/$m,$th,/" "$OUT/tune_one.csv" >>"$OUT/tune.csv"
+    say "tune M=$m threads=$th done ($(stamp))"
+  done
+  rm -f "$OUT/tune_one.csv"
+fi
+
+say "done rc=$rc_all ($(stamp))"
+exit $rc_all

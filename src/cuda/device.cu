@@ -1,0 +1,68 @@
+/* Device helpers the core calls (tridi_internal.h): availability, ordinal
+ * check, workspace allocation.  Each call names its device explicitly and
+ * restores the caller's current device afterwards. */
+#include "cuda_backend.h"
+
+#include <cuda_runtime.h>
+
+namespace {
+struct CurrentDevice {
+  int prev = -1;
+  cudaError_t err;
+  explicit CurrentDevice(int dev) {
+    err = cudaGetDevice(&prev);
+    if (err == cudaSuccess && prev != dev) err = cudaSetDevice(dev);
+  }
+  ~CurrentDevice() {
+    int cur = -1;
+    if (prev >= 0 && cudaGetDevice(&cur) == cudaSuccess && cur != prev) (void)cudaSetDevice(prev);
+  }
+};
+} /* namespace */
+
+extern "C" int tridi_cuda_available(void) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError(); /* clear the sticky-free error of a driver-less machine */
+    return 0;
+  }
+  return count > 0;
+}
+
+extern "C" tridi_status tridi_cuda_check_device(int device) {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    return tridi_set_error(TRIDI_ERR_BACKEND_UNAVAILABLE,
+                           "tridi_plan_create: no usable CUDA device (%s)", cudaGetErrorString(e));
+  }
+  if (count == 0)
+    return tridi_set_error(TRIDI_ERR_BACKEND_UNAVAILABLE, "tridi_plan_create: no CUDA device is visible");
+  if (device < 0 || device >= count)
+    return tridi_set_error(TRIDI_ERR_INVALID_OPTION,
+                           "tridi_plan_create: opts->device = %d is outside 0..%d", device, count - 1);
+  return TRIDI_SUCCESS;
+}
+
+extern "C" tridi_status tridi_cuda_alloc(void **p, size_t bytes, int device) {
+  *p = NULL;
+  CurrentDevice cd(device);
+  if (cd.err != cudaSuccess)
+    return tridi_set_error(TRIDI_ERR_DEVICE, "tridi_plan_create: cudaSetDevice(%d): %s", device,
+                           cudaGetErrorString(cd.err));
+  const cudaError_t e = cudaMalloc(p, bytes);
+  if (e != cudaSuccess) {
+    *p = NULL;
+    (void)cudaGetLastError();
+    return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: cudaMalloc of %zu bytes of workspace: %s",
+                           bytes, cudaGetErrorString(e));
+  }
+  return TRIDI_SUCCESS;
+}
+
+extern "C" void tridi_cuda_free(void *p, int device) {
+  if (!p) return;
+  CurrentDevice cd(device);
+  (void)cudaFree(p);
+}

@@ -1,0 +1,781 @@
+/* CUDA Thomas-PCR hybrid for batched scalar tridiagonal systems along any axis.
+ *
+ * Each system of length n is cut into P chunks of M consecutive rows, one
+ * chunk per thread (László, Giles, Appleyard, ACM TOMS 2016, sec. 2.3).  A
+ * thread eliminates its chunk with a modified Thomas sweep that expresses
+ * every interior unknown through the chunk's first and last unknowns; the
+ * 2P boundary equations form a reduced tridiagonal system that the P threads
+ * solve together by PCR in shared memory; each thread then recovers its
+ * interior unknowns.  Every input element is read once from device memory
+ * and every output written once: intermediates stay on chip.
+ *
+ * Two kernels:
+ *  - staged:    G systems per block; the block copies the tile of a, b, c, d
+ *               into shared memory with coalesced loads (row-major order when
+ *               the solve axis is the contiguous one, system-major when
+ *               neighbouring systems are adjacent), threads read their chunks
+ *               from there and keep 3 M intermediates in registers; x goes
+ *               back through shared memory.  n up to ~8192 (f32) / 4096 (f64).
+ *  - streaming: any n; each thread sweeps its chunk of m = ceil(n / P) rows
+ *               twice to form the reduced rows, then once more to solve,
+ *               keeping the forward-sweep factors in the plan's workspace.
+ *               Re-reads come mostly from L2, so it is slower (docs/cuda.md).
+ *
+ * Breakdown: a system whose computed x has a NaN/Inf is re-checked by one
+ * thread with the reference Thomas recurrences on the (still intact) inputs
+ * before x is stored, so info carries the same code as the CPU backends
+ * whenever the Thomas sweep itself breaks down.  See docs/cuda.md. */
+#include "cuda_backend.h"
+#include "tuning.h"
+
+#include <cuda_runtime.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+namespace {
+
+constexpr int kMaxThreads = 1024;
+
+/* Kernel parameters: the normalised layout, flattened (passed by value). */
+struct KParams {
+  const void *op[TRIDI_NUM_OPERANDS];
+  int32_t *info;
+  void *ws;
+  int64_t n;
+  int64_t nsys;
+  int64_t as[TRIDI_NUM_OPERANDS];
+  int64_t bext[TRIDI_MAX_RANK];
+  int64_t bstride[TRIDI_NUM_OPERANDS][TRIDI_MAX_RANK];
+  int nbatch;
+};
+
+/* Division by a run-time invariant uint32 (Granlund & Montgomery 1994). */
+struct FastDiv {
+  uint32_t m;
+  uint32_t l;
+};
+
+FastDiv make_fastdiv(uint32_t d) {
+  FastDiv f;
+  uint32_t l = 0;
+  while (l < 32 && (1ull << l) < d) ++l;
+  f.l = l;
+  f.m = (uint32_t)((((1ull << l) - d) << 32) / d + 1);
+  return f;
+}
+
+__device__ __forceinline__ uint32_t fdiv(uint32_t x, FastDiv f) {
+  return (uint32_t)(((uint64_t)__umulhi(x, f.m) + x) >> f.l);
+}
+
+__device__ __forceinline__ void sys_offsets(const KParams &p, int64_t s, int64_t off[5]) {
+#pragma unroll
+  for (int k = 0; k < 5; ++k) off[k] = 0;
+  if (p.nbatch == 1) {
+#pragma unroll
+    for (int k = 0; k < 5; ++k) off[k] = s * p.bstride[k][0];
+    return;
+  }
+  for (int j = p.nbatch - 1; j >= 0; --j) {
+    const int64_t e = p.bext[j];
+    const int64_t q = s / e;
+    const int64_t idx = s - q * e;
+    s = q;
+#pragma unroll
+    for (int k = 0; k < 5; ++k) off[k] += idx * p.bstride[k][j];
+  }
+}
+
+template <typename T>
+__device__ __forceinline__ bool finite_(T v) {
+  return isfinite(v);
+}
+
+/* The reference Thomas checks (src/ref/ref_thomas.c) on system s, reading the
+ * inputs from device memory: returns the info code of the first breakdown of
+ * the forward sweep, or -(bad_row + 1) when the sweep is clean (the solution
+ * overflowed in back substitution, or the hybrid's own pivots broke down). */
+template <typename T>
+__device__ int32_t seq_check(const KParams &p, int64_t s, int64_t bad_row) {
+  int64_t off[5];
+  sys_offsets(p, s, off);
+  const T *A = (const T *)p.op[0] + off[0];
+  const T *B = (const T *)p.op[1] + off[1];
+  const T *C = (const T *)p.op[2] + off[2];
+  const T *D = (const T *)p.op[3] + off[3];
+  const int64_t n = p.n;
+  T cp = 0, dp = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const T ai = i > 0 ? A[i * p.as[0]] : (T)0;
+    const T bi = B[i * p.as[1]];
+    const T ci = i < n - 1 ? C[i * p.as[2]] : (T)0;
+    const T di = D[i * p.as[3]];
+    if (!finite_(ai) || !finite_(bi) || !finite_(ci) || !finite_(di)) return (int32_t)(-(i + 1));
+    const T m = bi - ai * cp;
+    if (m == (T)0) return (int32_t)(i + 1);
+    const T r = (T)1 / m;
+    cp = ci * r;
+    dp = (di - ai * dp) * r;
+    if (!finite_(cp) || !finite_(dp) || !finite_(r)) return (int32_t)(-(i + 1));
+  }
+  return (int32_t)(-(bad_row + 1));
+}
+
+/* Shared-memory header of both kernels: per-system offsets and flags. */
+struct BlockHdr {
+  int64_t *soff; /* [5][G] */
+  int *badrow;   /* [G], padded to 8 bytes each */
+};
+
+template <typename T>
+__device__ __forceinline__ T identity_value(int op) {
+  return op == 1 ? (T)1 : (T)0;
+}
+
+/* PCR on the reduced system of 2P rows (normalised to unit diagonal) of each
+ * of the block's systems.  Row 2*chunk is the chunk's first row (F), 2*chunk+1
+ * its last (L).  rs/rp/rq: shared arrays of 2P per system, base = this
+ * system's first reduced row.  Every thread of the block must call it. */
+template <typename T>
+__device__ __forceinline__ void pcr_reduced(T *rs, T *rp, T *rq, int base, int li, int R, T &sF,
+                                            T &pF, T &qF, T &sL, T &pL, T &qL) {
+  for (int h = 1; h < R; h <<= 1) {
+    rs[base + li] = sF;
+    rp[base + li] = pF;
+    rq[base + li] = qF;
+    rs[base + li + 1] = sL;
+    rp[base + li + 1] = pL;
+    rq[base + li + 1] = qL;
+    __syncthreads();
+    T ns[2], np[2], nq[2];
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+      const int i = li + w;
+      const T s = w ? sL : sF, pp = w ? pL : pF, q = w ? qL : qF;
+      T sm = 0, pm = 0, qm = 0, sp = 0, pq = 0, qp = 0;
+      if (i - h >= 0) {
+        sm = rs[base + i - h];
+        pm = rp[base + i - h];
+        qm = rq[base + i - h];
+      }
+      if (i + h < R) {
+        sp = rs[base + i + h];
+        pq = rp[base + i + h];
+        qp = rq[base + i + h];
+      }
+      const T r = (T)1 / ((T)1 - s * pm - pp * sp);
+      nq[w] = r * (q - s * qm - pp * qp);
+      ns[w] = -r * s * sm;
+      np[w] = -r * pp * pq;
+    }
+    sF = ns[0];
+    pF = np[0];
+    qF = nq[0];
+    sL = ns[1];
+    pL = np[1];
+    qL = nq[1];
+    __syncthreads();
+  }
+}
+
+/* Common tail of both kernels, after the reduced solve: decide breakdown and
+ * write info.  Returns after a barrier, so x may be stored afterwards (in
+ * place, x is d: the sequential check must finish reading d first). */
+template <typename T>
+__device__ __forceinline__ void finish_info(const KParams &p, int64_t s, bool active, bool leader,
+                                            int my_bad, int *badrow_g) {
+  if (my_bad >= 0) atomicMax(badrow_g, my_bad);
+  const int any_bad = __syncthreads_or(my_bad >= 0);
+  int32_t code = 0;
+  if (any_bad) {
+    if (leader && active && *badrow_g >= 0) code = seq_check<T>(p, s, *badrow_g);
+    __syncthreads();
+  }
+  if (leader && active && p.info) p.info[s] = code;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Staged kernel: G systems per block, P = 2^logP threads per system, M rows
+ * per thread.  ROWMAJOR: the staging copy walks each system's rows (solve
+ * axis contiguous); otherwise it walks systems first (adjacent systems).    */
+/* ------------------------------------------------------------------------ */
+
+template <typename T>
+struct Pad {
+  static constexpr int W = 128 / sizeof(T); /* one pad element per 128 bytes */
+};
+
+template <typename T>
+__device__ __forceinline__ int padded(int r) {
+  return r + r / Pad<T>::W;
+}
+
+/* Staged blocks have at most 512 threads. */
+template <typename T, int M>
+struct StagedMaxThreads {
+  static constexpr int value = 512;
+  /* tiles of up to 32 bytes a thread and operand fit 64 registers (two
+   * blocks an SM); larger ones get 128 */
+  static constexpr int min_blocks = sizeof(T) * M <= 32 ? 2 : 1;
+};
+
+template <typename T, int M, bool ROWMAJOR>
+__global__ void __launch_bounds__(StagedMaxThreads<T, M>::value, StagedMaxThreads<T, M>::min_blocks)
+    tridi_thomas_pcr_staged(KParams p, int G, int logG, int logP, int LD, FastDiv ndiv) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  const int P = 1 << logP;
+  const int nt = blockDim.x;
+  const int tid = threadIdx.x;
+  int64_t *soff = (int64_t *)smem_raw;
+  int *badrow = (int *)(soff + 5 * G);
+  T *buf = (T *)(badrow + 2 * G);
+  T *rs = buf + (size_t)4 * G * LD;
+  T *rp = rs + (size_t)2 * G * P;
+  T *rq = rp + (size_t)2 * G * P;
+
+  const int g = tid >> logP;
+  const int chunk = tid & (P - 1);
+  const int64_t n64 = p.n;
+  const int n = (int)n64;
+  const uint32_t tot = (uint32_t)G * (uint32_t)n;
+
+  for (int64_t sbase = (int64_t)blockIdx.x * G; sbase < p.nsys;
+       sbase += (int64_t)gridDim.x * G) {
+    if (tid < G) {
+      int64_t off[5] = {0, 0, 0, 0, 0};
+      if (sbase + tid < p.nsys) sys_offsets(p, sbase + tid, off);
+#pragma unroll
+      for (int k = 0; k < 5; ++k) soff[k * G + tid] = off[k];
+      badrow[tid] = -1;
+    }
+    __syncthreads();
+
+    /* 1. stage a, b, c, d, one operand at a time.  Each thread covers at
+     * most M element indices (G n <= G P M): its M loads are all issued
+     * before the first shared store, so that enough bytes are in flight to
+     * cover the memory latency. */
+    const int gmax = (int)((p.nsys - sbase) < G ? (p.nsys - sbase) : G);
+#pragma unroll 1
+    for (int k = 0; k < 4; ++k) {
+      const T *src = (const T *)p.op[k];
+      const int64_t st = p.as[k];
+      const int64_t *so = soff + k * G;
+      T *dst = buf + (size_t)k * G * LD;
+      T v[M];
+      int pos[M];
+#pragma unroll
+      for (int j = 0; j < M; ++j) {
+        const uint32_t e = (uint32_t)tid + (uint32_t)j * (uint32_t)nt;
+        uint32_t gg, r;
+        if (ROWMAJOR) {
+          gg = fdiv(e, ndiv);
+          r = e - gg * (uint32_t)n;
+        } else {
+          r = e >> logG;
+          gg = e & (uint32_t)(G - 1);
+        }
+        pos[j] = -1;
+        if (e < tot && (int)gg < gmax) {
+          pos[j] = (int)gg * LD + padded<T>((int)r);
+          const int64_t idx = so[gg] + (int64_t)r * st;
+          v[j] = k < 3 ? __ldg(src + idx) : src[idx];
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < M; ++j)
+        if (pos[j] >= 0) dst[pos[j]] = v[j];
+    }
+    __syncthreads();
+
+    /* 2. modified Thomas on the chunk, values masked to the system */
+    const bool active = g < gmax;
+    const int row0 = chunk * M;
+    const T *sa = buf + g * LD;
+    auto val = [&](int k, int row) -> T {
+      if (!active || row >= n) return identity_value<T>(k);
+      if ((k == 0 && row == 0) || (k == 2 && row == n - 1)) return (T)0;
+      return sa[(size_t)k * G * LD + padded<T>(row)];
+    };
+    T dl[M], al[M], gm[M];
+    const T a0 = val(0, row0), b0 = val(1, row0), c0 = val(2, row0), d0 = val(3, row0);
+    /* 0 * v is NaN exactly when v is Inf or NaN: an Inf input can otherwise
+     * vanish from the hybrid's result (e.g. an infinite b_0) */
+    T nonfin = a0 * (T)0 + b0 * (T)0 + c0 * (T)0 + d0 * (T)0;
+    T dlt = 0, alt = -1, gmt = 0; /* u_0 = 0 - (-1) u_0 - 0 u_1 */
+#pragma unroll
+    for (int k = 1; k < M - 1; ++k) {
+      const T ak = val(0, row0 + k), bk = val(1, row0 + k), ck = val(2, row0 + k),
+              dk = val(3, row0 + k);
+      nonfin += ak * (T)0 + bk * (T)0 + ck * (T)0 + dk * (T)0;
+      const T r = (T)1 / (bk - ak * gmt);
+      gmt = r * ck;
+      dlt = r * (dk - ak * dlt);
+      alt = -r * ak * alt;
+      dl[k] = dlt;
+      al[k] = alt;
+      gm[k] = gmt;
+    }
+    T sL, pL, qL;
+    {
+      const T aL = val(0, row0 + M - 1), bL = val(1, row0 + M - 1), cL = val(2, row0 + M - 1),
+              dLv = val(3, row0 + M - 1);
+      nonfin += aL * (T)0 + bL * (T)0 + cL * (T)0 + dLv * (T)0;
+      const T inv = (T)1 / (bL - aL * gmt);
+      sL = -aL * alt * inv;
+      pL = cL * inv;
+      qL = (dLv - aL * dlt) * inv;
+    }
+#pragma unroll
+    for (int k = M - 3; k >= 1; --k) {
+      dl[k] -= gm[k] * dl[k + 1];
+      al[k] -= gm[k] * al[k + 1];
+      gm[k] = -gm[k] * gm[k + 1];
+    }
+    T sF, pF, qF;
+    {
+      const T d1 = M > 2 ? dl[1] : (T)0, a1 = M > 2 ? al[1] : (T)0, g1 = M > 2 ? gm[1] : (T)-1;
+      const T inv = (T)1 / (b0 - c0 * a1);
+      sF = a0 * inv;
+      pF = -c0 * g1 * inv;
+      qF = (d0 - c0 * d1) * inv;
+    }
+
+    /* 3. reduced system */
+    pcr_reduced<T>(rs, rp, rq, g * 2 * P, 2 * chunk, 2 * P, sF, pF, qF, sL, pL, qL);
+    const T xF = qF, xL = qL;
+
+    /* 4. interior unknowns straight into shared memory (buf's a region is
+     * free: every read of buf happened before the PCR barriers), breakdown
+     * check, then x to device memory */
+    int my_bad = (active && ((chunk == 0 && b0 == (T)0) || !finite_(nonfin))) ? row0 : -1;
+    if (active) {
+      T *xs = buf + g * LD;
+#pragma unroll
+      for (int k = 0; k < M; ++k) {
+        const T xk = k == 0 ? xF : (k == M - 1 ? xL : dl[k] - al[k] * xF - gm[k] * xL);
+        if (row0 + k < n) {
+          xs[padded<T>(row0 + k)] = xk;
+          if (!finite_(xk)) my_bad = row0 + k;
+        }
+      }
+    }
+    finish_info<T>(p, sbase + g, active, chunk == 0, my_bad, &badrow[g]);
+    __syncthreads();
+    T *X = (T *)p.op[4];
+    for (uint32_t e = tid; e < tot; e += nt) {
+      uint32_t gg, r;
+      if (ROWMAJOR) {
+        gg = fdiv(e, ndiv);
+        r = e - gg * (uint32_t)n;
+      } else {
+        r = e >> logG;
+        gg = e & (uint32_t)(G - 1);
+      }
+      if ((int)gg < gmax)
+        X[soff[4 * G + gg] + (int64_t)r * p.as[4]] = buf[(int)gg * LD + padded<T>((int)r)];
+    }
+    __syncthreads();
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Streaming kernel: any n.  G = 2^logG systems per block (threads of a warp
+ * spread over adjacent systems first), P threads per system, m rows each.
+ * Workspace: gridDim.x * G * P * m elements (forward factors of phase 3).   */
+/* ------------------------------------------------------------------------ */
+
+template <typename T>
+__global__ void __launch_bounds__(kMaxThreads)
+    tridi_thomas_pcr_stream(KParams p, int logG, int P, int64_t m) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  const int G = 1 << logG;
+  const int tid = threadIdx.x;
+  int64_t *soff = (int64_t *)smem_raw;
+  int *badrow = (int *)(soff + 5 * G);
+  T *rs = (T *)(badrow + 2 * G);
+  T *rp = rs + (size_t)2 * G * P;
+  T *rq = rp + (size_t)2 * G * P;
+
+  const int g = tid & (G - 1);
+  const int chunk = tid >> logG;
+  const int64_t n = p.n;
+  T *wsb = (T *)p.ws + (size_t)blockIdx.x * G * P * m;
+
+  for (int64_t sbase = (int64_t)blockIdx.x * G; sbase < p.nsys;
+       sbase += (int64_t)gridDim.x * G) {
+    if (tid < G) {
+      int64_t off[5] = {0, 0, 0, 0, 0};
+      if (sbase + tid < p.nsys) sys_offsets(p, sbase + tid, off);
+#pragma unroll
+      for (int k = 0; k < 5; ++k) soff[k * G + tid] = off[k];
+      badrow[tid] = -1;
+    }
+    __syncthreads();
+    const bool active = sbase + g < p.nsys;
+    const int64_t row0 = (int64_t)chunk * m;
+    const T *ops[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) ops[k] = (const T *)p.op[k] + soff[k * G + g];
+    auto val = [&](int k, int64_t row) -> T {
+      if (!active || row >= n) return identity_value<T>(k);
+      if ((k == 0 && row == 0) || (k == 2 && row == n - 1)) return (T)0;
+      const int64_t idx = row * p.as[k];
+      return k < 3 ? __ldg(ops[k] + idx) : ops[k][idx];
+    };
+
+    /* 1a. forward sweep with u_0 as parameter -> reduced row L */
+    T sL, pL, qL;
+    T nonfin = 0; /* see the staged kernel */
+    {
+      T dlt = 0, alt = -1, gmt = 0;
+      for (int64_t k = 1; k < m - 1; ++k) {
+        const int64_t row = row0 + k;
+        const T ak = val(0, row), bk = val(1, row), ck = val(2, row), dk = val(3, row);
+        nonfin += ak * (T)0 + bk * (T)0 + ck * (T)0 + dk * (T)0;
+        const T r = (T)1 / (bk - ak * gmt);
+        gmt = r * ck;
+        dlt = r * (dk - ak * dlt);
+        alt = -r * ak * alt;
+      }
+      const int64_t row = row0 + m - 1;
+      const T aL = val(0, row), bL = val(1, row), cL = val(2, row), dLv = val(3, row);
+      nonfin += aL * (T)0 + bL * (T)0 + cL * (T)0 + dLv * (T)0;
+      const T inv = (T)1 / (bL - aL * gmt);
+      sL = -aL * alt * inv;
+      pL = cL * inv;
+      qL = (dLv - aL * dlt) * inv;
+    }
+    /* 1b. backward sweep with u_{m-1} as parameter -> reduced row F */
+    T sF, pF, qF;
+    bool b0_zero;
+    {
+      T dlt = 0, blt = -1, gmt = 0;
+      for (int64_t k = m - 2; k >= 1; --k) {
+        const int64_t row = row0 + k;
+        const T ak = val(0, row), bk = val(1, row), ck = val(2, row), dk = val(3, row);
+        const T r = (T)1 / (bk - ck * gmt);
+        gmt = r * ak;
+        dlt = r * (dk - ck * dlt);
+        blt = -r * ck * blt;
+      }
+      const T a0 = val(0, row0), b0 = val(1, row0), c0 = val(2, row0), d0 = val(3, row0);
+      b0_zero = b0 == (T)0;
+      nonfin += a0 * (T)0 + b0 * (T)0 + c0 * (T)0 + d0 * (T)0;
+      const T inv = (T)1 / (b0 - c0 * gmt);
+      sF = a0 * inv;
+      pF = -c0 * blt * inv;
+      qF = (d0 - c0 * dlt) * inv;
+    }
+    /* 2. reduced system: rows of system g are strided by G in the arrays */
+    {
+      /* use a system-major copy: base g*2P */
+      pcr_reduced<T>(rs, rp, rq, g * 2 * P, 2 * chunk, 2 * P, sF, pF, qF, sL, pL, qL);
+    }
+    const T xF = qF, xL = qL;
+    int my_bad = (active && ((chunk == 0 && b0_zero) || !finite_(nonfin)))
+                     ? (row0 < INT32_MAX ? (int)row0 : INT32_MAX - 1)
+                     : -1;
+    if (active && row0 < n && !finite_(xF)) my_bad = row0 < INT32_MAX ? (int)row0 : INT32_MAX - 1;
+    if (active && row0 + m - 1 < n && !finite_(xL))
+      my_bad = row0 + m - 1 < INT32_MAX ? (int)(row0 + m - 1) : INT32_MAX - 1;
+    finish_info<T>(p, sbase + g, active, chunk == 0, my_bad, &badrow[g]);
+
+    /* 3. solve the chunk with both ends known: e_k -> x, gamma_k -> ws */
+    if (active && row0 < n) {
+      T *X = (T *)p.op[4] + soff[4 * G + g];
+      const int64_t sx = p.as[4];
+      const int64_t last = (row0 + m - 1 < n) ? m - 1 : n - row0; /* rows [row0, row0+last) interior */
+      T e = xF, gmt = 0;
+      for (int64_t k = 1; k < last; ++k) {
+        const int64_t row = row0 + k;
+        const T ak = val(0, row), bk = val(1, row), ck = val(2, row), dk = val(3, row);
+        const T r = (T)1 / (bk - ak * gmt);
+        gmt = r * ck;
+        e = r * (dk - ak * e);
+        X[row * sx] = e;
+        wsb[((size_t)k * P + chunk) * G + g] = gmt;
+      }
+      T u;
+      if (row0 + m - 1 < n) {
+        u = xL;
+        X[(row0 + m - 1) * sx] = xL;
+      } else {
+        u = 0; /* rows past n are identity rows: x = 0, and c_{n-1} = 0 */
+      }
+      for (int64_t k = last - 1; k >= 1; --k) {
+        const int64_t row = row0 + k;
+        u = X[row * sx] - wsb[((size_t)k * P + chunk) * G + g] * u;
+        X[row * sx] = u;
+      }
+      X[row0 * sx] = xF;
+    }
+    __syncthreads();
+  }
+}
+
+__global__ void tridi_fill_info_zero(int32_t *info, int64_t nsys) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < nsys;
+       i += (int64_t)gridDim.x * blockDim.x)
+    info[i] = 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Host side: plan-time choice and launch                                    */
+/* ------------------------------------------------------------------------ */
+
+enum KernelKind { K_EMPTY = 0, K_STAGED = 1, K_STREAM = 2 };
+
+struct CudaPlan {
+  KernelKind kind;
+  int m_tile;    /* staged: M */
+  bool rowmajor; /* staged: staging order */
+  int G, logG, P, logP, LD;
+  int64_t m_stream;
+  int threads;
+  size_t smem;
+  unsigned grid;
+  FastDiv ndiv;
+  const void *func;
+};
+
+int ilog2(int64_t v) {
+  int l = 0;
+  while ((1ll << l) < v) ++l;
+  return l;
+}
+
+tridi_status cuda_err(cudaError_t e, const char *what) {
+  return tridi_set_error(TRIDI_ERR_DEVICE, "%s: %s (%s)", what, cudaGetErrorString(e),
+                         cudaGetErrorName(e));
+}
+
+template <typename T, int M, bool RM>
+const void *staged_fn() {
+  return (const void *)tridi_thomas_pcr_staged<T, M, RM>;
+}
+
+template <typename T>
+const void *pick_staged(int M, bool rm) {
+  if (M == 4) return rm ? staged_fn<T, 4, true>() : staged_fn<T, 4, false>();
+  if (M == 8) return rm ? staged_fn<T, 8, true>() : staged_fn<T, 8, false>();
+  if constexpr (sizeof(T) == 4) {
+    if (M == 16) return rm ? staged_fn<T, 16, true>() : staged_fn<T, 16, false>();
+  }
+  return NULL;
+}
+
+template <typename T>
+const void *pick_stream() {
+  return (const void *)tridi_thomas_pcr_stream<T>;
+}
+
+/* Restores the caller's current device on scope exit. */
+struct DeviceGuard {
+  int prev = -1;
+  cudaError_t err = cudaSuccess;
+  explicit DeviceGuard(int dev) {
+    err = cudaGetDevice(&prev);
+    if (err == cudaSuccess && prev != dev) err = cudaSetDevice(dev);
+  }
+  ~DeviceGuard() {
+    int cur = -1;
+    if (prev >= 0 && cudaGetDevice(&cur) == cudaSuccess && cur != prev) (void)cudaSetDevice(prev);
+  }
+};
+
+size_t staged_smem(size_t es, int G, int P, int LD) {
+  return (size_t)G * (5 * 8 + 8) + es * ((size_t)4 * G * LD + (size_t)6 * G * P);
+}
+
+} /* namespace */
+
+/* ------------------------------------------------------------------------ */
+/* Solver-table entry points (C linkage)                                     */
+/* ------------------------------------------------------------------------ */
+
+extern "C" int tridi_cuda_thomas_pcr_applies(const struct tridi_plan_s *plan) {
+  return plan->kind == TRIDI_KIND_SCALAR && (plan->dtype == TRIDI_F32 || plan->dtype == TRIDI_F64);
+}
+
+extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
+  const tridi_layout *L = &plan->lay;
+  CudaPlan *cp = (CudaPlan *)calloc(1, sizeof *cp);
+  if (!cp) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of host memory");
+  plan->priv = cp;
+  plan->ws_bytes = 0;
+  const bool f64 = plan->dtype == TRIDI_F64;
+  const size_t es = plan->esize;
+  const char *tn = f64 ? "f64" : "f32";
+  if (L->n == 0 || L->nsys == 0) {
+    cp->kind = K_EMPTY;
+    snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_fill_info_zero");
+    return TRIDI_SUCCESS;
+  }
+  DeviceGuard dg(plan->device);
+  if (dg.err != cudaSuccess) return cuda_err(dg.err, "tridi_plan_create: cudaSetDevice");
+  cudaDeviceProp prop;
+  cudaError_t e = cudaGetDeviceProperties(&prop, plan->device);
+  if (e != cudaSuccess) return cuda_err(e, "tridi_plan_create: cudaGetDeviceProperties");
+  const size_t smem_max = prop.sharedMemPerBlockOptin;
+
+  /* staging order: system-major when neighbouring systems are adjacent in x
+   * (and the solve axis is not), row-major otherwise */
+  const int64_t asx = L->axis_stride[TRIDI_OP_X] < 0 ? -L->axis_stride[TRIDI_OP_X]
+                                                      : L->axis_stride[TRIDI_OP_X];
+  int64_t bsx = 0;
+  if (L->nbatch > 0) {
+    bsx = L->bstride[TRIDI_OP_X][L->nbatch - 1];
+    if (bsx < 0) bsx = -bsx;
+  }
+  const bool sysmajor = L->nbatch > 0 && bsx == 1 && asx != 1;
+  const int64_t n = L->n;
+
+  /* staged kernel from the tuning table */
+  const tridi_cuda_tile *tile = NULL;
+  for (int i = 0; i < tridi_cuda_ntiles; ++i)
+    if (tridi_cuda_tiles[i].dtype == plan->dtype && n <= tridi_cuda_tiles[i].max_n) {
+      tile = &tridi_cuda_tiles[i];
+      break;
+    }
+#ifdef TRIDI_CUDA_TUNING
+  /* measurement builds only (CMake TRIDI_CUDA_TUNING=ON): TRIDI_CUDA_M and
+   * TRIDI_CUDA_THREADS override the table; TRIDI_CUDA_M=0 forces streaming */
+  tridi_cuda_tile forced;
+  {
+    const char *em = getenv("TRIDI_CUDA_M"), *et = getenv("TRIDI_CUDA_THREADS");
+    if (em && *em) {
+      forced.dtype = plan->dtype;
+      forced.max_n = n;
+      forced.m = atoi(em);
+      forced.threads = et && *et ? atoi(et) : (tile ? tile->threads : 256);
+      tile = forced.m > 0 ? &forced : NULL;
+    }
+  }
+#endif
+  if (tile) {
+    const int M = tile->m;
+    const int64_t P = 1ll << ilog2((n + M - 1) / M);
+    /* systems per block: fill the target thread count; system-major staging
+     * wants at least 32 bytes (a sector) of adjacent systems per row */
+    int64_t G = tile->threads / P;
+    const int64_t gmin = sysmajor ? (int64_t)(32 / es) : 1;
+    if (G < gmin) G = gmin;
+    if (G < 1) G = 1;
+    if (G > L->nsys) G = 1ll << ilog2(L->nsys);
+    const int64_t tmax = 512; /* StagedMaxThreads */
+    while (G * P > tmax && G > 1) G >>= 1;
+    const int rows = (int)(P * M);
+    const int LD = rows + rows / (int)(128 / es) + 1;
+    while (G > 1 && staged_smem(es, (int)G, (int)P, LD) > smem_max) G >>= 1;
+    if (G * P <= tmax && staged_smem(es, (int)G, (int)P, LD) <= smem_max &&
+        G * n < (1ll << 31)) {
+      cp->kind = K_STAGED;
+      cp->m_tile = M;
+      cp->rowmajor = !sysmajor;
+      cp->G = (int)G;
+      cp->logG = ilog2(G);
+      cp->P = (int)P;
+      cp->logP = ilog2(P);
+      cp->LD = LD;
+      cp->threads = (int)(G * P);
+      cp->smem = staged_smem(es, (int)G, (int)P, LD);
+      cp->ndiv = make_fastdiv((uint32_t)n);
+      cp->func = f64 ? pick_staged<double>(M, cp->rowmajor) : pick_staged<float>(M, cp->rowmajor);
+      if (!cp->func) return tridi_set_error(TRIDI_ERR_INTERNAL, "tridi_plan_create: no kernel for M = %d", M);
+      const int64_t blocks = (L->nsys + G - 1) / G;
+      cp->grid = (unsigned)(blocks < 0x7fffffffll ? blocks : 0x7fffffffll);
+      snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_staged_%s_m%d_g%d_p%d_%s",
+               cp->rowmajor ? "rows" : "systems", M, cp->G, cp->P, tn);
+    }
+  }
+  if (cp->kind != K_STAGED) {
+    /* streaming kernel: adjacent systems across a warp when they are adjacent
+     * in memory, else one system per block */
+    int64_t G = sysmajor ? (int64_t)(32 / es) : 1;
+    if (G > L->nsys) G = 1ll << ilog2(L->nsys);
+    if (G > L->nsys) G >>= 1;
+    if (G < 1) G = 1;
+    int64_t P = kMaxThreads / G;
+    while (P > 1 && (n + P - 1) / P < 2) P >>= 1;
+    int64_t m = (n + P - 1) / P;
+    if (m < 2) m = 2;
+    cp->kind = K_STREAM;
+    cp->G = (int)G;
+    cp->logG = ilog2(G);
+    cp->P = (int)P;
+    cp->m_stream = m;
+    cp->threads = (int)(G * P);
+    cp->smem = (size_t)G * (5 * 8 + 8) + es * (size_t)6 * G * P;
+    cp->func = f64 ? pick_stream<double>() : pick_stream<float>();
+    int per_sm = 0;
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cp->func, cp->threads, cp->smem);
+    if (e != cudaSuccess) return cuda_err(e, "tridi_plan_create: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    if (per_sm < 1) per_sm = 1;
+    int64_t blocks = (L->nsys + G - 1) / G;
+    const int64_t resident = (int64_t)per_sm * prop.multiProcessorCount;
+    if (blocks > resident) blocks = resident;
+    cp->grid = (unsigned)blocks;
+    plan->ws_bytes = (size_t)blocks * G * P * m * es;
+    snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_stream_g%d_p%d_m%lld_%s",
+             cp->G, cp->P, (long long)m, tn);
+  }
+  if (cp->smem > 48 * 1024) {
+    e = cudaFuncSetAttribute(cp->func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cp->smem);
+    if (e != cudaSuccess) return cuda_err(e, "tridi_plan_create: cudaFuncSetAttribute");
+  }
+  return TRIDI_SUCCESS;
+}
+
+extern "C" tridi_status tridi_cuda_thomas_pcr_execute(const struct tridi_plan_s *plan,
+                                                      const tridi_args *args) {
+  const CudaPlan *cp = (const CudaPlan *)plan->priv;
+  const tridi_layout *L = &plan->lay;
+  cudaStream_t stream = (cudaStream_t)args->stream;
+  DeviceGuard dg(plan->device);
+  if (dg.err != cudaSuccess) return cuda_err(dg.err, "tridi_execute: cudaSetDevice");
+  if (cp->kind == K_EMPTY) {
+    if (!args->info || L->nsys == 0) return TRIDI_SUCCESS;
+    const int64_t blocks64 = (L->nsys + 255) / 256;
+    const unsigned blocks = (unsigned)(blocks64 < 65535 ? blocks64 : 65535);
+    tridi_fill_info_zero<<<blocks, 256, 0, stream>>>(args->info, L->nsys);
+    const cudaError_t e = cudaGetLastError();
+    return e == cudaSuccess ? TRIDI_SUCCESS : cuda_err(e, "tridi_execute: launch of the info fill");
+  }
+  KParams kp;
+  memset(&kp, 0, sizeof kp);
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
+    kp.op[k] = args->op[k];
+    kp.as[k] = L->axis_stride[k];
+    for (int j = 0; j < L->nbatch; ++j) kp.bstride[k][j] = L->bstride[k][j];
+  }
+  for (int j = 0; j < L->nbatch; ++j) kp.bext[j] = L->bext[j];
+  kp.nbatch = L->nbatch;
+  kp.info = args->info;
+  kp.ws = args->ws;
+  kp.n = L->n;
+  kp.nsys = L->nsys;
+  cudaError_t e;
+  if (cp->kind == K_STAGED) {
+    int G = cp->G, logG = cp->logG, logP = cp->logP, LD = cp->LD;
+    FastDiv nd = cp->ndiv;
+    void *argv[] = {&kp, &G, &logG, &logP, &LD, &nd};
+    e = cudaLaunchKernel(cp->func, dim3(cp->grid), dim3(cp->threads), argv, cp->smem, stream);
+  } else {
+    int logG = cp->logG, P = cp->P;
+    int64_t m = cp->m_stream;
+    void *argv[] = {&kp, &logG, &P, &m};
+    e = cudaLaunchKernel(cp->func, dim3(cp->grid), dim3(cp->threads), argv, cp->smem, stream);
+  }
+  if (e == cudaSuccess) e = cudaGetLastError();
+  if (e != cudaSuccess) return cuda_err(e, "tridi_execute: kernel launch");
+  return TRIDI_SUCCESS;
+}
+
+extern "C" void tridi_cuda_thomas_pcr_destroy(struct tridi_plan_s *plan) {
+  free(plan->priv);
+  plan->priv = NULL;
+}

@@ -1,0 +1,506 @@
+/* GPU tests of the CUDA backend: the oracle suite of tests/support on device
+ * memory (every layout kind, n edge cases, f32/f64, broadcast, in place,
+ * padding untouched, breakdown codes), bad arguments, a CUDA-graph capture
+ * and two plans on two streams at once.
+ *
+ * Each problem is built on the host by tt_problem_init (inputs, poisoned x,
+ * reference and LAPACK solutions), copied whole (padding and guards
+ * included) to the device, solved there, and every buffer is copied back so
+ * that tt_problem_check sees inputs, x, padding and info exactly as the GPU
+ * left them.
+ *
+ * No visible GPU: every test is skipped with the reason (cmocka skip), and
+ * main returns 77 so that CTest reports the whole executable as skipped. */
+#include "tt.h"
+
+#include <cuda_runtime_api.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int g_have_gpu = 0;
+/* env TRIDI_TEST_CUDA_MAXN: skip larger n (keeps compute-sanitizer runs short) */
+static int64_t g_maxn = INT64_MAX;
+static char g_skip_reason[160] = "";
+
+#define SKIP_WITHOUT_GPU()                                                     \
+  do {                                                                         \
+    if (!g_have_gpu) {                                                         \
+      fprintf(stderr, "skipped: %s\n", g_skip_reason);                         \
+      skip();                                                                  \
+    }                                                                          \
+  } while (0)
+
+#define CUDA_OK(call)                                                          \
+  do {                                                                         \
+    const cudaError_t e_ = (call);                                             \
+    if (e_ != cudaSuccess) {                                                   \
+      fail_msg("%s:%d: %s: %s", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+    }                                                                          \
+  } while (0)
+
+/* ---- a tt_problem mirrored on the device ------------------------------- */
+
+typedef struct dev_problem {
+  void *mem[TT_NOPS];
+  int32_t *info_mem; /* TT_INFO_GUARD guards on both sides */
+  int64_t nsys;
+} dev_problem;
+
+static int has_buf(const tt_problem *P, int op) { return !(op == TT_X && P->L.inplace); }
+
+static void dev_upload(const tt_problem *P, dev_problem *D) {
+  memset(D, 0, sizeof *D);
+  for (int op = 0; op < TT_NOPS; ++op) {
+    if (!has_buf(P, op)) continue;
+    const size_t bytes = (size_t)(P->buf[op].len > 0 ? P->buf[op].len : 1) * P->es;
+    CUDA_OK(cudaMalloc(&D->mem[op], bytes));
+    if (P->buf[op].len > 0)
+      CUDA_OK(cudaMemcpy(D->mem[op], P->buf[op].mem, (size_t)P->buf[op].len * P->es,
+                         cudaMemcpyHostToDevice));
+  }
+  D->nsys = P->nsys;
+  const size_t ibytes = (size_t)(P->nsys + 2 * TT_INFO_GUARD) * sizeof(int32_t);
+  CUDA_OK(cudaMalloc((void **)&D->info_mem, ibytes));
+  CUDA_OK(cudaMemset(D->info_mem, 0x5e, ibytes));
+}
+
+static void *dev_ptr(const tt_problem *P, const dev_problem *D, int op) {
+  if (op == TT_X && P->L.inplace) op = TT_D;
+  return (unsigned char *)D->mem[op] + P->buf[op].base * (int64_t)P->es;
+}
+
+static int32_t *dev_info(const dev_problem *D) { return D->info_mem + TT_INFO_GUARD; }
+
+/* Copy every buffer back into the problem and the info array into I. */
+static void dev_download(tt_problem *P, const dev_problem *D, tt_info *I) {
+  for (int op = 0; op < TT_NOPS; ++op) {
+    if (!has_buf(P, op) || P->buf[op].len == 0) continue;
+    CUDA_OK(cudaMemcpy(P->buf[op].mem, D->mem[op], (size_t)P->buf[op].len * P->es,
+                       cudaMemcpyDeviceToHost));
+  }
+  if (I) {
+    int32_t *tmp = malloc((size_t)(D->nsys + 2 * TT_INFO_GUARD) * sizeof(int32_t));
+    assert_non_null(tmp);
+    CUDA_OK(cudaMemcpy(tmp, D->info_mem, (size_t)(D->nsys + 2 * TT_INFO_GUARD) * sizeof(int32_t),
+                       cudaMemcpyDeviceToHost));
+    memcpy(I->info, tmp + TT_INFO_GUARD, (size_t)D->nsys * sizeof(int32_t));
+    /* guards: the device ones must still hold the memset pattern */
+    for (int k = 0; k < TT_INFO_GUARD; ++k) {
+      if (tmp[k] != 0x5e5e5e5e || tmp[TT_INFO_GUARD + D->nsys + k] != 0x5e5e5e5e)
+        tt_fail("info array: a guard element next to the device info array was written");
+    }
+    free(tmp);
+  }
+}
+
+static void dev_free(dev_problem *D) {
+  for (int op = 0; op < TT_NOPS; ++op)
+    if (D->mem[op]) cudaFree(D->mem[op]);
+  if (D->info_mem) cudaFree(D->info_mem);
+  memset(D, 0, sizeof *D);
+}
+
+static tridi_options cuda_opts(void) {
+  tridi_options o;
+  tridi_options_init(&o);
+  o.backend = TRIDI_BACKEND_CUDA;
+  return o;
+}
+
+/* Solve P on the GPU (stream 0), check everything.  Returns failures. */
+static long run_gpu(tt_problem *P, const char *ctx) {
+  char where[512];
+  char lay[256];
+  snprintf(where, sizeof where, "%s [%s]", ctx, tt_layout_str(&P->L, lay, sizeof lay));
+  const tridi_options o = cuda_opts();
+  tridi_plan plan = NULL;
+  if (!tt_expect_status(tt_problem_plan(P, &o, &plan), TRIDI_SUCCESS, where)) return 1;
+  tridi_plan_info pi;
+  memset(&pi, 0, sizeof pi);
+  pi.struct_size = sizeof pi;
+  if (tridi_plan_get_info(plan, &pi) == TRIDI_SUCCESS && tt_verbose())
+    fprintf(stderr, "%s: kernel %s\n", where, pi.kernel);
+  if (pi.backend != TRIDI_BACKEND_CUDA) tt_fail("%s: plan backend is %d", where, (int)pi.backend);
+  dev_problem D;
+  dev_upload(P, &D);
+  tt_info I;
+  tt_info_alloc(&I, P->nsys);
+  const tridi_status st = tridi_execute(plan, dev_ptr(P, &D, TT_A), dev_ptr(P, &D, TT_B),
+                                        dev_ptr(P, &D, TT_C), dev_ptr(P, &D, TT_D),
+                                        dev_ptr(P, &D, TT_X), dev_info(&D), NULL);
+  tt_expect_status(st, TRIDI_SUCCESS, where);
+  CUDA_OK(cudaDeviceSynchronize());
+  dev_download(P, &D, &I);
+  snprintf(where + strlen(where), sizeof where - strlen(where), " kernel %s", pi.kernel);
+  const long f = tt_problem_check(P, where, I.info);
+  tt_info_free(&I);
+  dev_free(&D);
+  tridi_plan_destroy(plan);
+  return f;
+}
+
+/* ---- layouts ------------------------------------------------------------- */
+
+static const int64_t k_ns[] = {1,   2,   3,    4,    5,    7,    8,    9,    16,   31,   32,  33,
+                               63,  64,  65,   100,  127,  128,  129,  255,  256,  257,  511, 513,
+                               1000, 1024, 2047, 2049, 4095, 4096, 4097, 8191, 8192, 8193, 20000};
+#define NNS ((int)(sizeof k_ns / sizeof k_ns[0]))
+
+static int64_t batch_for(int64_t n) {
+  int64_t b = 60000 / (n > 0 ? n : 1);
+  if (b > 300) b = 300;
+  if (b < 3) b = 3;
+  return b;
+}
+
+typedef enum { L_CONTIG, L_INTERLEAVED, L_MIDDLE, L_PADDED, L_NEGATIVE, L_RANDOM, L_BCAST, L_INPLACE } lay_kind;
+static const char *lay_name[] = {"contiguous", "interleaved", "middle", "padded",
+                                 "negative",   "random",      "bcast",  "inplace"};
+
+static void make_layout(tt_layout *L, lay_kind k, tridi_dtype dt, int64_t n, tt_rng *r) {
+  const int64_t b = batch_for(n);
+  switch (k) {
+    case L_CONTIG:
+    case L_INPLACE: {
+      const int64_t sh[2] = {b, n};
+      tt_layout_packed(L, lay_name[k], dt, 2, sh, 1);
+      L->inplace = k == L_INPLACE;
+      break;
+    }
+    case L_INTERLEAVED: {
+      const int64_t sh[2] = {n, b};
+      tt_layout_packed(L, lay_name[k], dt, 2, sh, 0);
+      break;
+    }
+    case L_MIDDLE: {
+      const int64_t z = b > 40 ? 5 : 2;
+      const int64_t sh[3] = {z, n, (b + z - 1) / z};
+      tt_layout_packed(L, lay_name[k], dt, 3, sh, 1);
+      break;
+    }
+    case L_PADDED: {
+      /* rows of n padded to n + 5, two planes, x with its own padding */
+      const int64_t sh[3] = {2, (b + 1) / 2, n};
+      tt_layout_packed(L, lay_name[k], dt, 3, sh, 2);
+      for (int op = 0; op < TT_NOPS; ++op) {
+        const int64_t ld = n + 5 + op;
+        const int64_t st[3] = {ld * sh[1] + 3, ld, 1};
+        tt_layout_strides(L, op, st);
+      }
+      break;
+    }
+    case L_NEGATIVE: {
+      const int64_t sh[2] = {n, b};
+      tt_layout_packed(L, lay_name[k], dt, 2, sh, 0);
+      for (int op = 0; op < TT_NOPS; ++op) {
+        const int64_t st[2] = {-b, op % 2 ? -1 : 1};
+        tt_layout_strides(L, op, st);
+      }
+      break;
+    }
+    case L_RANDOM: {
+      const int64_t sh[3] = {3, n, (b + 2) / 3};
+      tt_layout_packed(L, lay_name[k], dt, 3, sh, 1);
+      for (int op = 0; op < TT_NOPS; ++op) tt_layout_random_strides(L, op, r, 3, 0);
+      break;
+    }
+    case L_BCAST: {
+      /* one matrix for every right-hand side (a, b, c stride 0 across the
+       * batch), d and x contiguous */
+      const int64_t sh[2] = {b, n};
+      tt_layout_packed(L, lay_name[k], dt, 2, sh, 1);
+      const int64_t st[2] = {0, 1};
+      for (int op = 0; op < 3; ++op) tt_layout_strides(L, op, st);
+      break;
+    }
+  }
+}
+
+static void layouts_for(lay_kind k, int max_n_index) {
+  SKIP_WITHOUT_GPU();
+  const tridi_dtype dts[2] = {TRIDI_F32, TRIDI_F64};
+  for (int t = 0; t < 2; ++t) {
+    for (int i = 0; i < NNS && i <= max_n_index; ++i) {
+      const int64_t n = k_ns[i];
+      if (n > g_maxn) continue;
+      tt_rng r;
+      tt_rng_init(&r, tt_case_seed(lay_name[k], (uint64_t)(i * 2 + t)));
+      tt_layout L;
+      make_layout(&L, k, dts[t], n, &r);
+      tt_problem P;
+      if (tt_problem_init(&P, &L, tt_case_seed(lay_name[k], (uint64_t)(1000 + i * 2 + t)), NULL))
+        continue;
+      run_gpu(&P, lay_name[k]);
+      tt_problem_free(&P);
+    }
+  }
+  tt_assert_no_failures();
+}
+
+static void test_contiguous(void **s) { (void)s; layouts_for(L_CONTIG, NNS); }
+static void test_interleaved(void **s) { (void)s; layouts_for(L_INTERLEAVED, NNS); }
+static void test_middle(void **s) { (void)s; layouts_for(L_MIDDLE, NNS); }
+static void test_padded(void **s) { (void)s; layouts_for(L_PADDED, NNS); }
+static void test_negative(void **s) { (void)s; layouts_for(L_NEGATIVE, NNS); }
+static void test_random(void **s) { (void)s; layouts_for(L_RANDOM, NNS); }
+static void test_bcast(void **s) { (void)s; layouts_for(L_BCAST, NNS); }
+static void test_inplace(void **s) { (void)s; layouts_for(L_INPLACE, NNS); }
+
+/* A rank-5 layout with random strides, padding and broadcasts everywhere. */
+static void test_fuzz(void **s) {
+  (void)s;
+  SKIP_WITHOUT_GPU();
+  for (int k = 0; k < 40; ++k) {
+    tt_rng r;
+    tt_rng_init(&r, tt_case_seed("fuzz", (uint64_t)k));
+    tt_layout L;
+    int64_t sh[5];
+    const int rank = (int)tt_rng_int(&r, 1, 5);
+    for (int j = 0; j < rank; ++j) sh[j] = tt_rng_int(&r, 1, 6);
+    const int axis = (int)tt_rng_int(&r, 0, rank - 1);
+    sh[axis] = tt_rng_int(&r, 1, k % 4 == 0 ? 6000 : 300);
+    if (sh[axis] > g_maxn) sh[axis] = g_maxn;
+    tt_layout_packed(&L, "fuzz", k % 2 ? TRIDI_F64 : TRIDI_F32, rank, sh, axis);
+    for (int op = 0; op < TT_NOPS; ++op) tt_layout_random_strides(&L, op, &r, 2, op < 4);
+    tt_problem P;
+    if (tt_problem_init(&P, &L, tt_case_seed("fuzz-data", (uint64_t)k), NULL)) continue;
+    run_gpu(&P, "fuzz");
+    tt_problem_free(&P);
+  }
+  tt_assert_no_failures();
+}
+
+/* ---- breakdown ------------------------------------------------------------- */
+
+static void breakdown_case(lay_kind k, tridi_dtype dt, int64_t n) {
+  tt_rng r;
+  tt_rng_init(&r, tt_case_seed("breakdown", (uint64_t)n));
+  tt_layout L;
+  make_layout(&L, k, dt, n, &r);
+  tt_problem P;
+  if (tt_problem_init(&P, &L, tt_case_seed("breakdown-data", (uint64_t)(n + k)), NULL)) return;
+  const double nan = (double)NAN, inf = (double)INFINITY;
+  const int64_t mid = n / 2, late = n - 1;
+  if (P.nsys < 6) {
+    tt_problem_free(&P);
+    return;
+  }
+  tt_problem_set(&P, TT_D, 1, mid, nan);      /* -(mid+1) */
+  tt_problem_set(&P, TT_B, 2, 0, inf);        /* -1 */
+  tt_problem_set(&P, TT_B, 3, 0, 0.0);        /* +1 (zero pivot of row 0) */
+  tt_problem_set(&P, TT_A, 4, late, 0.0);     /* zero row: +(late+1) */
+  tt_problem_set(&P, TT_B, 4, late, 0.0);
+  if (n > 2) {                                /* zero row in the middle */
+    tt_problem_set(&P, TT_A, 5, mid, 0.0);
+    tt_problem_set(&P, TT_B, 5, mid, 0.0);
+    tt_problem_set(&P, TT_C, 5, mid, 0.0);
+  }
+  tt_problem_oracle(&P);
+  run_gpu(&P, "breakdown");
+  tt_problem_free(&P);
+}
+
+static void test_breakdown(void **s) {
+  (void)s;
+  SKIP_WITHOUT_GPU();
+  const int64_t ns[] = {1, 2, 3, 17, 64, 100, 1000, 4097, 9000};
+  for (int t = 0; t < 2; ++t)
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; ++i) {
+      if (ns[i] > g_maxn) continue;
+      breakdown_case(L_CONTIG, t ? TRIDI_F64 : TRIDI_F32, ns[i]);
+      breakdown_case(L_INTERLEAVED, t ? TRIDI_F64 : TRIDI_F32, ns[i]);
+      breakdown_case(L_INPLACE, t ? TRIDI_F64 : TRIDI_F32, ns[i]);
+    }
+  tt_assert_no_failures();
+}
+
+/* ---- empty problems --------------------------------------------------------- */
+
+static void test_empty(void **s) {
+  (void)s;
+  SKIP_WITHOUT_GPU();
+  /* n = 0: info must still be zeroed on the device; nsys = 0: nothing */
+  const int64_t shapes[2][2] = {{7, 0}, {0, 9}};
+  for (int k = 0; k < 2; ++k) {
+    tt_layout L;
+    tt_layout_packed(&L, "empty", TRIDI_F64, 2, shapes[k], 1);
+    tt_problem P;
+    if (tt_problem_init(&P, &L, 1, NULL)) continue;
+    run_gpu(&P, "empty");
+    tt_problem_free(&P);
+  }
+  tt_assert_no_failures();
+}
+
+/* ---- bad arguments ------------------------------------------------------------ */
+
+static void test_bad_args(void **s) {
+  (void)s;
+  SKIP_WITHOUT_GPU();
+  const int64_t sh[2] = {8, 33};
+  tridi_desc desc = NULL;
+  assert_int_equal(tridi_desc_create(&desc, TRIDI_F32, 2, sh, 1), TRIDI_SUCCESS);
+  tridi_options o = cuda_opts();
+  tridi_plan plan = NULL;
+  o.device = 9999;
+  assert_int_equal(tridi_plan_create(&plan, desc, &o), TRIDI_ERR_INVALID_OPTION);
+  assert_null(plan);
+  o.device = -1;
+  assert_int_equal(tridi_plan_create(&plan, desc, &o), TRIDI_ERR_INVALID_OPTION);
+  o = cuda_opts();
+  o.alg = TRIDI_ALG_CR; /* no such CUDA solver */
+  assert_int_equal(tridi_plan_create(&plan, desc, &o), TRIDI_ERR_NOT_SUPPORTED);
+  o = cuda_opts();
+  assert_int_equal(tridi_plan_create(&plan, desc, &o), TRIDI_SUCCESS);
+  tridi_plan_info pi;
+  memset(&pi, 0, sizeof pi);
+  pi.struct_size = sizeof pi;
+  assert_int_equal(tridi_plan_get_info(plan, &pi), TRIDI_SUCCESS);
+  assert_int_equal(pi.backend, TRIDI_BACKEND_CUDA);
+  assert_int_equal(pi.alg, TRIDI_ALG_THOMAS_PCR);
+  assert_true(strncmp(pi.kernel, "cuda_thomas_pcr", 15) == 0);
+
+  float *buf = NULL;
+  const size_t elems = 8 * 33;
+  CUDA_OK(cudaMalloc((void **)&buf, 6 * elems * sizeof(float) + 16));
+  float *a = buf, *b = a + elems, *c = b + elems, *d = c + elems, *x = d + elems;
+  CUDA_OK(cudaMemset(buf, 0, 6 * elems * sizeof(float)));
+  const void *in[4] = {a, b, c, d};
+  for (int k = 0; k < 5; ++k) {
+    const void *p[5] = {in[0], in[1], in[2], in[3], x};
+    p[k] = NULL;
+    assert_int_equal(tridi_execute(plan, p[0], p[1], p[2], p[3], (void *)p[4], NULL, NULL),
+                     TRIDI_ERR_NULL_POINTER);
+  }
+  assert_int_equal(tridi_execute(plan, (const char *)a + 2, b, c, d, x, NULL, NULL),
+                   TRIDI_ERR_MISALIGNED);
+  assert_int_equal(tridi_execute(plan, a, b, c, d, (char *)x + 1, NULL, NULL), TRIDI_ERR_MISALIGNED);
+  /* x overlapping an input that is not d */
+  assert_int_equal(tridi_execute(plan, a, b, c, d, b + 5, NULL, NULL), TRIDI_ERR_OVERLAP);
+  /* a valid call on the same buffers works */
+  assert_int_equal(tridi_execute(plan, a, b, c, d, x, NULL, NULL), TRIDI_SUCCESS);
+  CUDA_OK(cudaDeviceSynchronize());
+  cudaFree(buf);
+  tridi_plan_destroy(plan);
+  tridi_desc_destroy(desc);
+}
+
+/* ---- streams and graphs ------------------------------------------------------ */
+
+static void test_graph_capture(void **s) {
+  (void)s;
+  SKIP_WITHOUT_GPU();
+  const int64_t ns[3] = {64, 1500, 9000}; /* staged f32/f64 and the streaming kernel */
+  for (int k = 0; k < 3; ++k) {
+    tt_layout L;
+    const int64_t sh[2] = {batch_for(ns[k]), ns[k]};
+    tt_layout_packed(&L, "graph", k == 1 ? TRIDI_F64 : TRIDI_F32, 2, sh, 1);
+    tt_problem P;
+    if (tt_problem_init(&P, &L, tt_case_seed("graph", (uint64_t)k), NULL)) continue;
+    const tridi_options o = cuda_opts();
+    tridi_plan plan = NULL;
+    assert_int_equal(tt_problem_plan(&P, &o, &plan), TRIDI_SUCCESS);
+    dev_problem D;
+    dev_upload(&P, &D);
+    cudaStream_t st;
+    CUDA_OK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    CUDA_OK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
+    const tridi_status ts = tridi_execute(plan, dev_ptr(&P, &D, TT_A), dev_ptr(&P, &D, TT_B),
+                                          dev_ptr(&P, &D, TT_C), dev_ptr(&P, &D, TT_D),
+                                          dev_ptr(&P, &D, TT_X), dev_info(&D), st);
+    CUDA_OK(cudaStreamEndCapture(st, &graph));
+    assert_int_equal(ts, TRIDI_SUCCESS);
+    CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int rep = 0; rep < 3; ++rep) CUDA_OK(cudaGraphLaunch(exec, st));
+    CUDA_OK(cudaStreamSynchronize(st));
+    tt_info I;
+    tt_info_alloc(&I, P.nsys);
+    dev_download(&P, &D, &I);
+    tt_problem_check(&P, "graph replay", I.info);
+    tt_info_free(&I);
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(st);
+    dev_free(&D);
+    tridi_plan_destroy(plan);
+    tt_problem_free(&P);
+  }
+  tt_assert_no_failures();
+}
+
+static void test_two_streams(void **s) {
+  (void)s;
+  SKIP_WITHOUT_GPU();
+  tt_problem P[2];
+  tridi_plan plan[2];
+  dev_problem D[2];
+  cudaStream_t st[2];
+  for (int k = 0; k < 2; ++k) {
+    tt_layout L;
+    const int64_t shc[2] = {2000, 300}, shi[2] = {5000, 400};
+    if (k == 0)
+      tt_layout_packed(&L, "stream0", TRIDI_F32, 2, shc, 1);
+    else
+      tt_layout_packed(&L, "stream1", TRIDI_F64, 2, shi, 0);
+    assert_int_equal(tt_problem_init(&P[k], &L, tt_case_seed("streams", (uint64_t)k), NULL), 0);
+    const tridi_options o = cuda_opts();
+    assert_int_equal(tt_problem_plan(&P[k], &o, &plan[k]), TRIDI_SUCCESS);
+    dev_upload(&P[k], &D[k]);
+    CUDA_OK(cudaStreamCreateWithFlags(&st[k], cudaStreamNonBlocking));
+  }
+  for (int rep = 0; rep < 4; ++rep)
+    for (int k = 0; k < 2; ++k)
+      assert_int_equal(tridi_execute(plan[k], dev_ptr(&P[k], &D[k], TT_A), dev_ptr(&P[k], &D[k], TT_B),
+                                     dev_ptr(&P[k], &D[k], TT_C), dev_ptr(&P[k], &D[k], TT_D),
+                                     dev_ptr(&P[k], &D[k], TT_X), dev_info(&D[k]), st[k]),
+                       TRIDI_SUCCESS);
+  for (int k = 0; k < 2; ++k) {
+    CUDA_OK(cudaStreamSynchronize(st[k]));
+    tt_info I;
+    tt_info_alloc(&I, P[k].nsys);
+    dev_download(&P[k], &D[k], &I);
+    tt_problem_check(&P[k], k ? "stream 1" : "stream 0", I.info);
+    tt_info_free(&I);
+    cudaStreamDestroy(st[k]);
+    dev_free(&D[k]);
+    tridi_plan_destroy(plan[k]);
+    tt_problem_free(&P[k]);
+  }
+  tt_assert_no_failures();
+}
+
+int main(int argc, char **argv) {
+  const char *mx = getenv("TRIDI_TEST_CUDA_MAXN");
+  if (mx && *mx) g_maxn = strtoll(mx, NULL, 10);
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0) {
+    snprintf(g_skip_reason, sizeof g_skip_reason, "no CUDA device visible (%s)",
+             e != cudaSuccess ? cudaGetErrorString(e) : "device count 0");
+  } else if (!tridi_backend_available(TRIDI_BACKEND_CUDA)) {
+    snprintf(g_skip_reason, sizeof g_skip_reason, "tridi reports the CUDA backend unavailable");
+  } else {
+    g_have_gpu = 1;
+  }
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_contiguous), cmocka_unit_test(test_interleaved),
+      cmocka_unit_test(test_middle),     cmocka_unit_test(test_padded),
+      cmocka_unit_test(test_negative),   cmocka_unit_test(test_random),
+      cmocka_unit_test(test_bcast),      cmocka_unit_test(test_inplace),
+      cmocka_unit_test(test_fuzz),       cmocka_unit_test(test_breakdown),
+      cmocka_unit_test(test_empty),      cmocka_unit_test(test_bad_args),
+      cmocka_unit_test(test_graph_capture), cmocka_unit_test(test_two_streams),
+  };
+  const int rc = TT_RUN_GROUP(tests, argc, argv);
+  if (!g_have_gpu) {
+    fprintf(stderr, "test_cuda: all tests skipped: %s\n", g_skip_reason);
+    return 77;
+  }
+  return rc;
+}
