@@ -16,19 +16,22 @@
 #define TRIDI_CPU_NT_BYTES ((int64_t)64 << 20)
 /* Software prefetch distance for the transposed (contiguous-system) and
  * strided-vector layouts, in tiles of G rows.  See docs/perf-log.md. */
-#define TRIDI_CPU_PREFETCH_TILES 0
+#define TRIDI_CPU_PREFETCH_TILES 2
 
-static int lanes_of(const struct tridi_plan_s *plan) { return (int)(64 / plan->esize); }
+static int lanes_of(const struct tridi_plan_s *plan) {
+  return (int)(64 / plan->esize) * TRIDI_CPU_UNROLL;
+}
+static int rows_of(const struct tridi_plan_s *plan) { return (int)(64 / plan->esize); }
 
 static size_t round64(size_t b) { return (b + 63) & ~(size_t)63; }
 
-/* Per-thread scratch bytes: 5 tiles of G x G, 4G of sweep state, n x 2G
+/* Per-thread scratch bytes: 5 tiles of K x G, 4G of sweep state, n x 2G
  * of c'/d'.  0 on size_t overflow. */
 static size_t scratch_bytes(const struct tridi_plan_s *plan) {
-  const size_t G = (size_t)lanes_of(plan), es = plan->esize;
+  const size_t G = (size_t)lanes_of(plan), K = (size_t)rows_of(plan), es = plan->esize;
   const uint64_t n = (uint64_t)plan->lay.n;
   if (n > (SIZE_MAX / 4) / (2 * G * es)) return 0;
-  return round64((5 * G * G + 4 * G + 2 * (size_t)n * G) * es);
+  return round64((5 * K * G + 4 * G + 2 * (size_t)n * G) * es);
 }
 
 int tridi_cpu_thomas_applies(const struct tridi_plan_s *plan) {

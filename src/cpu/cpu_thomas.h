@@ -11,6 +11,13 @@
 
 #include "tridi_internal.h"
 
+/* Lanes per group = TRIDI_CPU_UNROLL x (64 bytes / sizeof(T)): U independent
+ * vectors per row hide the latency of the division chain of the forward
+ * sweep (see docs/perf-log.md). */
+#ifndef TRIDI_CPU_UNROLL
+#define TRIDI_CPU_UNROLL 2
+#endif
+
 /* How one operand's lane dimension is laid out (see cpu_thomas_kernel.inc). */
 typedef enum tridi_cpu_class {
   TRIDI_CPU_VEC = 0,    /* lane stride 1: row i of G systems is one contiguous vector */
@@ -36,7 +43,7 @@ typedef void (*tridi_cpu_kernel_fn)(const struct tridi_plan_s *plan,
 
 typedef struct tridi_cpu_thomas_priv {
   int64_t n;            /* system length (>= 1) */
-  int lanes;            /* G: lanes per group = 64 bytes / sizeof(T) */
+  int lanes;            /* G: lanes per group = TRIDI_CPU_UNROLL x 64 bytes / sizeof(T) */
   int lane_dim;         /* batch dim of the lanes (index into lay.bext), -1 if nbatch == 0 */
   int64_t lane_ext;     /* extent of the lane dim (1 if none) */
   int64_t lane_sys;     /* system-number step between neighbouring lanes */
