@@ -20,6 +20,37 @@ static int64_t gcd64(int64_t a, int64_t b) {
 
 static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
+/* Exact injectivity test by enumeration, for layouts that fail the nested
+ * test: 1 injective, 0 not, -1 too large to check (more than 2^22 elements)
+ * or out of memory. */
+static int cmp_i64(const void *p, const void *q) {
+  const int64_t a = *(const int64_t *)p, b = *(const int64_t *)q;
+  return (a > b) - (a < b);
+}
+
+static int injective_exact(int m, const int64_t *ext, const int64_t *str) {
+  int64_t count = 1;
+  for (int i = 0; i < m; ++i) {
+    if (ext[i] > ((int64_t)1 << 22) / count) return -1;
+    count *= ext[i];
+  }
+  int64_t *offs = malloc((size_t)count * sizeof *offs);
+  if (!offs) return -1;
+  for (int64_t e = 0; e < count; ++e) {
+    int64_t r = e, o = 0;
+    for (int i = 0; i < m; ++i) {
+      o += (r % ext[i]) * str[i];
+      r /= ext[i];
+    }
+    offs[e] = o;
+  }
+  qsort(offs, (size_t)count, sizeof *offs, cmp_i64);
+  int ok = 1;
+  for (int64_t e = 1; e < count && ok; ++e) ok = offs[e] != offs[e - 1];
+  free(offs);
+  return ok;
+}
+
 /* Fill plan->lay from the descriptor and check every stride.  Strides of
  * INT64_MIN are rejected (their magnitude does not fit). */
 static tridi_status normalise_layout(const struct tridi_desc_s *d, tridi_layout *L,
@@ -92,15 +123,22 @@ static tridi_status normalise_layout(const struct tridi_desc_s *d, tridi_layout 
         t = ext[j]; ext[j] = ext[j - 1]; ext[j - 1] = t;
       }
     int64_t span = 0; /* span of the smaller dims, already checked not to overflow */
-    for (int i = 0; i < m; ++i) {
-      if (str[i] <= span)
-        return tridi_set_error(TRIDI_ERR_INVALID_STRIDE,
-                               "tridi_plan_create: the strides of x map distinct elements to the "
-                               "same address (stride %lld does not exceed the span %lld of the "
-                               "smaller strides)",
-                               (long long)str[i], (long long)span);
+    int nested = 1;
+    for (int i = 0; i < m && nested; ++i) {
+      if (str[i] <= span) nested = 0;
       const int64_t term = (ext[i] - 1) * str[i];
       span = span > INT64_MAX - term ? INT64_MAX : span + term;
+    }
+    if (!nested) {
+      const int r = injective_exact(m, ext, str);
+      if (r <= 0)
+        return tridi_set_error(TRIDI_ERR_INVALID_STRIDE,
+                               r == 0 ? "tridi_plan_create: the strides of x map two distinct "
+                                        "elements to the same address"
+                                      : "tridi_plan_create: the strides of x are not nested "
+                                        "(sorted by size, a stride does not exceed the span of "
+                                        "the smaller ones) and x has too many elements to prove "
+                                        "that no two share an address");
     }
   }
   return TRIDI_SUCCESS;
