@@ -373,6 +373,58 @@ static void test_aos(void **state) {
   tt_assert_no_failures();
 }
 
+/* Problems whose x is over 64 MiB: the CPU kernel's large-problem path
+ * (non-temporal stores of x, see src/cpu/cpu_thomas.c) with padding rows /
+ * columns that must stay untouched.  CPU configurations only (REF is the
+ * same code at every size). */
+static void test_large(void **state) {
+  (void)state;
+  tt_config cfg[TT_MAX_CONFIGS];
+  const int nc = tt_configs(cfg);
+  for (int lay = 0; lay < 3; ++lay) {
+    tt_layout L;
+    if (lay == 0) { /* f32 contiguous systems, padded rows: 8197 x 2051 floats = 67 MB */
+      const int64_t shape[] = {8197, 2051}, st[] = {2051 + 5, 1};
+      tt_layout_packed(&L, "large padded rows", TRIDI_F32, 2, shape, 1);
+      for (int op = 0; op < TT_NOPS; ++op) tt_layout_strides(&L, op, st);
+    } else if (lay == 1) { /* f64 interleaved, padded: 1031 x 8209 doubles = 68 MB */
+      const int64_t shape[] = {1031, 8209}, st[] = {8209 + 7, 1};
+      tt_layout_packed(&L, "large padded interleaved", TRIDI_F64, 2, shape, 0);
+      for (int op = 0; op < TT_NOPS; ++op) tt_layout_strides(&L, op, st);
+    } else { /* f64 contiguous, in place */
+      const int64_t shape[] = {65537, 129};
+      tt_layout_packed(&L, "large contiguous in place", TRIDI_F64, 2, shape, 1);
+      L.inplace = 1;
+    }
+    tt_problem P;
+    if (tt_problem_init(&P, &L, tt_case_seed("large", (uint64_t)lay), NULL)) continue;
+    char lstr[400];
+    tt_layout_str(&P.L, lstr, sizeof lstr);
+    tt_info I;
+    tt_info_alloc(&I, P.nsys);
+    for (int c = 0; c < nc; ++c) {
+      /* the large path is taken with SIMD only: the best level (auto), AVX2, 3 threads */
+      if (cfg[c].opts.backend != TRIDI_BACKEND_CPU || cfg[c].opts.alg == TRIDI_ALG_THOMAS_REF ||
+          cfg[c].opts.simd == TRIDI_SIMD_PORTABLE || cfg[c].opts.simd == TRIDI_SIMD_AVX512 ||
+          strcmp(cfg[c].name, "cpu/thomas") == 0)
+        continue;
+      char ctx[512];
+      snprintf(ctx, sizeof ctx, "[%s] [%s]", lstr, cfg[c].name);
+      tridi_plan plan;
+      if (!tt_expect_status(tt_problem_plan(&P, &cfg[c].opts, &plan), TRIDI_SUCCESS, ctx)) continue;
+      tt_problem_reset(&P);
+      tt_info_poison(&I);
+      tt_expect_status(tt_problem_execute(&P, plan, I.info), TRIDI_SUCCESS, ctx);
+      tt_problem_check(&P, ctx, I.info);
+      tt_info_guards_ok(&I, ctx);
+      tridi_plan_destroy(plan);
+    }
+    tt_info_free(&I);
+    tt_problem_free(&P);
+  }
+  tt_assert_no_failures();
+}
+
 /* Empty problems (an extent 0 anywhere, n = 0 included): success, nothing
  * written, info of n = 0 problems all 0. */
 static void test_empty(void **state) {
@@ -426,6 +478,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_bcast_matrix),  cmocka_unit_test(test_bcast_const),
       cmocka_unit_test(test_bcast_rhs),     cmocka_unit_test(test_fuzz),
       cmocka_unit_test(test_aos),           cmocka_unit_test(test_empty),
+      cmocka_unit_test(test_large),
   };
   return TT_RUN_GROUP(tests, argc, argv);
 }
