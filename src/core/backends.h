@@ -22,6 +22,16 @@ int tridi_cpu_ref_applies(const struct tridi_plan_s *plan);
 tridi_status tridi_cpu_ref_init(struct tridi_plan_s *plan);
 tridi_status tridi_cpu_ref_execute(const struct tridi_plan_s *plan, const tridi_args *args);
 
+/* issue 4: ref algorithms (src/ref/ref_algs.c): CR, PCR, RD, CR+PCR, CR+RD
+ * (paper 001) in plain C; REF rows run the systems in order, CPU rows split
+ * them over OpenMP threads.  The plan's alg selects the algorithm. */
+int tridi_ref_alg_applies(const struct tridi_plan_s *plan);
+tridi_status tridi_ref_alg_init(struct tridi_plan_s *plan);
+tridi_status tridi_ref_alg_execute(const struct tridi_plan_s *plan, const tridi_args *args);
+tridi_status tridi_cpu_alg_init(struct tridi_plan_s *plan);
+tridi_status tridi_cpu_alg_execute(const struct tridi_plan_s *plan, const tridi_args *args);
+/* end issue 4 */
+
 #ifdef TRIDI_HAVE_CUDA
 #include "../cuda/cuda_backend.h" /* declares the CUDA rows' functions */
 #endif

@@ -1,0 +1,188 @@
+/* Reference CR, PCR, RD, CR+PCR and CR+RD (see ref_algs.h), and the solver
+ * rows that run them: REF (one thread, systems in order) and CPU (the
+ * systems split over OpenMP threads), so that both backends can compare
+ * the algorithms.  Under TRIDI_ALG_AUTO the planner never picks these rows:
+ * they come after the Thomas rows in src/core/solvers.c. */
+#include "ref_algs.h"
+
+#include "backends.h"
+
+#include <float.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+
+#define T float
+#define SUF f32
+#define ISFIN(v) isfinite(v)
+#define ABS(v) fabsf(v)
+#define EPS FLT_EPSILON
+#include "ref_algs_body.inc"
+#undef T
+#undef SUF
+#undef ABS
+#undef EPS
+
+#define T double
+#define SUF f64
+#define ABS(v) fabs(v)
+#define EPS DBL_EPSILON
+#include "ref_algs_body.inc"
+#undef T
+#undef SUF
+#undef ABS
+#undef EPS
+#undef ISFIN
+
+int tridi_ref_alg_known(tridi_alg alg) {
+  return alg == TRIDI_ALG_CR || alg == TRIDI_ALG_PCR || alg == TRIDI_ALG_RD ||
+         alg == TRIDI_ALG_CR_PCR || alg == TRIDI_ALG_CR_RD;
+}
+
+int64_t tridi_ref_alg_work_elems(int64_t n) { return n > 0 ? 22 * n : 0; }
+
+int64_t tridi_ref_alg_switch(tridi_alg alg, int64_t n) {
+  switch (alg) {
+    case TRIDI_ALG_CR_PCR: return TRIDI_REF_CR_PCR_SWITCH;
+    case TRIDI_ALG_CR_RD: return TRIDI_REF_CR_RD_SWITCH;
+    case TRIDI_ALG_PCR:
+    case TRIDI_ALG_RD: return n;
+    default: return 1;
+  }
+}
+
+static const char *alg_tag(tridi_alg alg) {
+  switch (alg) {
+    case TRIDI_ALG_CR: return "cr";
+    case TRIDI_ALG_PCR: return "pcr";
+    case TRIDI_ALG_RD: return "rd";
+    case TRIDI_ALG_CR_PCR: return "cr_pcr";
+    case TRIDI_ALG_CR_RD: return "cr_rd";
+    default: return "unknown";
+  }
+}
+
+/* Solve system s of the plan with the plan's algorithm. */
+static int32_t solve_system(const struct tridi_plan_s *plan, const tridi_args *args, int64_t s,
+                            void *work) {
+  const tridi_layout *L = &plan->lay;
+  int64_t off[TRIDI_NUM_OPERANDS];
+  tridi_layout_offsets(L, s, off);
+  const int64_t *st = L->axis_stride;
+  const int64_t sw = tridi_ref_alg_switch(plan->alg, L->n);
+  if (plan->dtype == TRIDI_F32) {
+    const float *const *p = (const float *const *)args->op;
+    return tridi_ref_alg_f32(plan->alg, sw, L->n, p[0] + off[0], st[0], p[1] + off[1], st[1],
+                             p[2] + off[2], st[2], p[3] + off[3], st[3],
+                             (float *)args->op[4] + off[4], st[4], (float *)work);
+  }
+  const double *const *p = (const double *const *)args->op;
+  return tridi_ref_alg_f64(plan->alg, sw, L->n, p[0] + off[0], st[0], p[1] + off[1], st[1],
+                           p[2] + off[2], st[2], p[3] + off[3], st[3],
+                           (double *)args->op[4] + off[4], st[4], (double *)work);
+}
+
+/* Bytes of scratch per system, rounded up to 64. */
+static tridi_status work_bytes(const struct tridi_plan_s *plan, size_t *bytes) {
+  const int64_t e = tridi_ref_alg_work_elems(plan->lay.n);
+  if (plan->lay.n > INT64_MAX / 22 || (uint64_t)e > (SIZE_MAX - 64) / plan->esize)
+    return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: %s workspace overflows size_t",
+                           plan->solver ? plan->solver->name : "algorithm");
+  *bytes = ((size_t)e * plan->esize + 63) & ~(size_t)63;
+  return TRIDI_SUCCESS;
+}
+
+/* ---- REF rows ------------------------------------------------------------ */
+
+int tridi_ref_alg_applies(const struct tridi_plan_s *plan) {
+  return plan->kind == TRIDI_KIND_SCALAR && (plan->dtype == TRIDI_F32 || plan->dtype == TRIDI_F64);
+}
+
+tridi_status tridi_ref_alg_init(struct tridi_plan_s *plan) {
+  size_t wb = 0;
+  tridi_status st = work_bytes(plan, &wb);
+  if (st) return st;
+  plan->ws_bytes = wb;
+  snprintf(plan->kernel_name, sizeof plan->kernel_name, "ref_%s_%s", alg_tag(plan->alg),
+           plan->dtype == TRIDI_F32 ? "f32" : "f64");
+  return TRIDI_SUCCESS;
+}
+
+tridi_status tridi_ref_alg_execute(const struct tridi_plan_s *plan, const tridi_args *args) {
+  tridi_status st = TRIDI_SUCCESS;
+  for (int64_t s = 0; s < plan->lay.nsys; ++s) {
+    const int32_t code = solve_system(plan, args, s, args->ws);
+    if (code == INT32_MIN) return TRIDI_ERR_INTERNAL;
+    if (args->info) args->info[s] = code;
+    if (code && st == TRIDI_SUCCESS) st = tridi_info_status(code);
+  }
+  return st;
+}
+
+/* ---- CPU rows: OpenMP over systems -------------------------------------- */
+
+tridi_status tridi_cpu_alg_init(struct tridi_plan_s *plan) {
+  size_t wb = 0;
+  tridi_status st = work_bytes(plan, &wb);
+  if (st) return st;
+  if ((size_t)plan->num_threads > (SIZE_MAX - 64 * (size_t)plan->num_threads) / wb)
+    return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: %s workspace overflows size_t",
+                           plan->solver->name);
+  /* per thread: scratch + one 64-byte slot for its lowest failing system */
+  plan->ws_bytes = (size_t)plan->num_threads * (wb + 64);
+  snprintf(plan->kernel_name, sizeof plan->kernel_name, "cpu_%s_%s", alg_tag(plan->alg),
+           plan->dtype == TRIDI_F32 ? "f32" : "f64");
+  return TRIDI_SUCCESS;
+}
+
+typedef struct {
+  int64_t sys;  /* lowest failing system of the thread, INT64_MAX if none */
+  int32_t info; /* its code */
+  int32_t internal;
+} alg_slot;
+
+tridi_status tridi_cpu_alg_execute(const struct tridi_plan_s *plan, const tridi_args *args) {
+  const int nthr = plan->num_threads;
+  const int64_t nsys = plan->lay.nsys;
+  size_t wb = 0;
+  if (work_bytes(plan, &wb)) return TRIDI_ERR_INTERNAL;
+  char *slots = (char *)args->ws;
+  char *work = slots + (size_t)nthr * 64;
+  for (int t = 0; t < nthr; ++t) {
+    alg_slot *sl = (alg_slot *)(slots + (size_t)t * 64);
+    sl->sys = INT64_MAX;
+    sl->info = 0;
+    sl->internal = 0;
+  }
+#pragma omp parallel num_threads(nthr)
+  {
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const int64_t q = nsys / nt, r = nsys % nt;
+    const int64_t s0 = t * q + (t < r ? t : r);
+    const int64_t s1 = s0 + q + (t < r ? 1 : 0);
+    alg_slot *sl = (alg_slot *)(slots + (size_t)t * 64);
+    for (int64_t s = s0; s < s1; ++s) {
+      const int32_t code = solve_system(plan, args, s, work + (size_t)t * wb);
+      if (code == INT32_MIN) {
+        sl->internal = 1;
+        break;
+      }
+      if (args->info) args->info[s] = code;
+      if (code && s < sl->sys) {
+        sl->sys = s;
+        sl->info = code;
+      }
+    }
+  }
+  int64_t sys = INT64_MAX;
+  int32_t info = 0;
+  for (int t = 0; t < nthr; ++t) {
+    const alg_slot *sl = (const alg_slot *)(slots + (size_t)t * 64);
+    if (sl->internal) return TRIDI_ERR_INTERNAL;
+    if (sl->sys < sys) {
+      sys = sl->sys;
+      info = sl->info;
+    }
+  }
+  return tridi_info_status(info);
+}
