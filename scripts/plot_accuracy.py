@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Plot `tridi accuracy` output (docs/accuracy.md).
+
+One panel per (family, dtype): median forward error against n, one line per
+algorithm; a hollow marker where the algorithm reported some of the systems
+as failed (info != 0), nothing where it reported all of them; the LAPACK
+?gtsv line is the baseline with partial pivoting.  --table prints the
+Markdown table of docs/accuracy.md instead (or as well, with -o).
+
+    tridi accuracy -o acc.csv
+    python3 scripts/plot_accuracy.py acc.csv -o docs/accuracy.png
+    python3 scripts/plot_accuracy.py acc.csv --table > table.md
+"""
+import argparse
+import csv
+import math
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+ALG_ORDER = ["lapack", "thomas_ref", "thomas", "cr", "pcr", "rd", "cr_pcr", "cr_rd"]
+STYLE = {
+    "lapack": dict(color="black", ls="-", lw=2.0),
+    "thomas_ref": dict(color="tab:gray", ls="--"),
+    "thomas": dict(color="tab:gray", ls=":"),
+    "cr": dict(color="tab:blue", ls="-"),
+    "pcr": dict(color="tab:green", ls="-"),
+    "rd": dict(color="tab:red", ls="-"),
+    "cr_pcr": dict(color="tab:cyan", ls="--"),
+    "cr_rd": dict(color="tab:orange", ls="--"),
+}
+
+
+def num(s):
+    try:
+        return float(s)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def read(path):
+    with open(path, newline="") as f:
+        return [r for r in csv.DictReader(ln for ln in f if not ln.startswith("#"))]
+
+
+def cell(r, metric):
+    sysn, failed = int(r["systems"]), int(r["failed"])
+    if failed == sysn:
+        return "fail %d/%d" % (failed, sysn)
+    v = num(r[metric])
+    s = "%.1e" % v
+    return s + (" (%d/%d)" % (failed, sysn) if failed else "")
+
+
+def table(rows, metric):
+    ns = sorted({int(r["n"]) for r in rows})
+    groups = defaultdict(dict)
+    for r in rows:
+        groups[(r["family"], r["dtype"], r["alg"])][int(r["n"])] = r
+    out = ["| family | dtype | algorithm | " + " | ".join("n=%d" % n for n in ns) + " |",
+           "|---|---|---|" + "---|" * len(ns)]
+    fams = sorted({k[0] for k in groups}, key=lambda f: ["dominant", "close", "laplace"].index(f)
+                  if f in ["dominant", "close", "laplace"] else 9)
+    for fam in fams:
+        for dt in ["f32", "f64"]:
+            for alg in ALG_ORDER:
+                g = groups.get((fam, dt, alg))
+                if not g:
+                    continue
+                out.append("| %s | %s | %s | " % (fam, dt, alg) +
+                           " | ".join(cell(g[n], metric) if n in g else "" for n in ns) + " |")
+    return "\n".join(out)
+
+
+def plot(rows, out, metric, title):
+    fams = [f for f in ["dominant", "close", "laplace"] if any(r["family"] == f for r in rows)]
+    dts = [d for d in ["f32", "f64"] if any(r["dtype"] == d for r in rows)]
+    fig, axes = plt.subplots(len(fams), len(dts), figsize=(6 * len(dts), 3.6 * len(fams)),
+                             squeeze=False, sharex=True)
+    for i, fam in enumerate(fams):
+        for j, dt in enumerate(dts):
+            ax = axes[i][j]
+            for alg in ALG_ORDER:
+                rs = sorted((r for r in rows if r["family"] == fam and r["dtype"] == dt
+                             and r["alg"] == alg), key=lambda r: int(r["n"]))
+                if not rs:
+                    continue
+                xs, ys, hx, hy = [], [], [], []
+                for r in rs:
+                    sysn, failed = int(r["systems"]), int(r["failed"])
+                    v = num(r[metric])
+                    if failed == sysn or not math.isfinite(v):
+                        xs.append(int(r["n"]))
+                        ys.append(math.nan)
+                        continue
+                    xs.append(int(r["n"]))
+                    ys.append(max(v, 1e-18))
+                    if failed:
+                        hx.append(int(r["n"]))
+                        hy.append(max(v, 1e-18))
+                st = STYLE.get(alg, {})
+                ax.plot(xs, ys, marker="o", ms=3, label=alg, **st)
+                if hx:
+                    ax.plot(hx, hy, ls="none", marker="o", ms=8, mfc="none",
+                            color=st.get("color", "k"))
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.grid(True, which="both", alpha=0.3)
+            ax.set_title("%s, %s" % (fam, dt))
+            if j == 0:
+                ax.set_ylabel("median " + ("forward error" if metric.startswith("ferr")
+                                           else "relative residual"))
+            if i == len(fams) - 1:
+                ax.set_xlabel("n")
+    axes[0][0].legend(fontsize=7, ncol=2)
+    fig.suptitle(title + "  (hollow: some systems reported failed; gap: all)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("csv")
+    ap.add_argument("-o", "--output", help="PNG file")
+    ap.add_argument("--metric", default="ferr_median",
+                    choices=["ferr_median", "ferr_max", "resid_median", "resid_max"])
+    ap.add_argument("--table", action="store_true", help="print the Markdown table")
+    ap.add_argument("--title", default="tridi accuracy")
+    a = ap.parse_args()
+    rows = read(a.csv)
+    if not rows:
+        sys.exit("no rows in " + a.csv)
+    if a.table:
+        print(table(rows, a.metric))
+    if a.output:
+        plot(rows, a.output, a.metric, a.title)
+    if not a.table and not a.output:
+        sys.exit("nothing to do: give -o FILE and/or --table")
+
+
+if __name__ == "__main__":
+    main()
