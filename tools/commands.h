@@ -11,5 +11,6 @@
 int tridi_cmd_info(int argc, char **argv);
 int tridi_cmd_bench(int argc, char **argv);
 int tridi_cmd_solve(int argc, char **argv);
+int tridi_cmd_accuracy(int argc, char **argv); /* tools/accuracy.c */
 
 #endif

@@ -1,5 +1,5 @@
-/* The `tridi` command: `tridi info`, `tridi bench` (see docs/benchmarks.md) and
- * `tridi solve`. */
+/* The `tridi` command: `tridi info`, `tridi bench` (see docs/benchmarks.md),
+ * `tridi solve` and `tridi accuracy` (docs/accuracy.md). */
 #include "bench.h"
 #include "commands.h"
 
@@ -17,6 +17,7 @@ static void usage(FILE *f) {
           "  bench    verify and benchmark the library on this machine\n"
           "           (tridi bench --help for its options)\n"
           "  solve    solve systems given as CSV columns a,b,c,d; writes x\n"
+          "  accuracy accuracy of every algorithm against LAPACK (docs/accuracy.md)\n"
           "\n"
           "  tridi --help | --version\n");
 }
@@ -67,6 +68,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "info") == 0) return tridi_cmd_info(argc - 1, argv + 1);
   if (strcmp(cmd, "bench") == 0) return tridi_cmd_bench(argc - 1, argv + 1);
   if (strcmp(cmd, "solve") == 0) return tridi_cmd_solve(argc - 1, argv + 1);
+  if (strcmp(cmd, "accuracy") == 0) return tridi_cmd_accuracy(argc - 1, argv + 1);
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
     usage(stdout);
     return TRIDI_EXIT_OK;
