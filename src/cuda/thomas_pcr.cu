@@ -141,15 +141,15 @@ __device__ __forceinline__ T identity_value(int op) {
  * its last (L).  rs/rp/rq: shared arrays of 2P per system, base = this
  * system's first reduced row.  Every thread of the block must call it. */
 template <typename T>
-__device__ __forceinline__ void pcr_reduced(T *rs, T *rp, T *rq, int base, int li, int R, T &sF,
-                                            T &pF, T &qF, T &sL, T &pL, T &qL) {
+__device__ __forceinline__ void pcr_reduced(T *rs, T *rp, T *rq, int base, int stride, int li,
+                                            int R, T &sF, T &pF, T &qF, T &sL, T &pL, T &qL) {
   for (int h = 1; h < R; h <<= 1) {
-    rs[base + li] = sF;
-    rp[base + li] = pF;
-    rq[base + li] = qF;
-    rs[base + li + 1] = sL;
-    rp[base + li + 1] = pL;
-    rq[base + li + 1] = qL;
+    rs[base + li * stride] = sF;
+    rp[base + li * stride] = pF;
+    rq[base + li * stride] = qF;
+    rs[base + (li + 1) * stride] = sL;
+    rp[base + (li + 1) * stride] = pL;
+    rq[base + (li + 1) * stride] = qL;
     __syncthreads();
     T ns[2], np[2], nq[2];
 #pragma unroll
@@ -158,14 +158,14 @@ __device__ __forceinline__ void pcr_reduced(T *rs, T *rp, T *rq, int base, int l
       const T s = w ? sL : sF, pp = w ? pL : pF, q = w ? qL : qF;
       T sm = 0, pm = 0, qm = 0, sp = 0, pq = 0, qp = 0;
       if (i - h >= 0) {
-        sm = rs[base + i - h];
-        pm = rp[base + i - h];
-        qm = rq[base + i - h];
+        sm = rs[base + (i - h) * stride];
+        pm = rp[base + (i - h) * stride];
+        qm = rq[base + (i - h) * stride];
       }
       if (i + h < R) {
-        sp = rs[base + i + h];
-        pq = rp[base + i + h];
-        qp = rq[base + i + h];
+        sp = rs[base + (i + h) * stride];
+        pq = rp[base + (i + h) * stride];
+        qp = rq[base + (i + h) * stride];
       }
       const T r = (T)1 / ((T)1 - s * pm - pp * sp);
       nq[w] = r * (q - s * qm - pp * qp);
@@ -199,68 +199,254 @@ __device__ __forceinline__ void finish_info(const KParams &p, int64_t s, bool ac
 }
 
 /* ------------------------------------------------------------------------ */
-/* Staged kernel: G systems per block, P = 2^logP threads per system, M rows
- * per thread.  ROWMAJOR: the staging copy walks each system's rows (solve
- * axis contiguous); otherwise it walks systems first (adjacent systems).    */
+/* The chunk elimination shared by the staged and direct kernels.            */
 /* ------------------------------------------------------------------------ */
 
+/* Result of the modified Thomas sweep over one chunk of M rows: interior
+ * unknown j is u_j = dl[j] - al[j] u_0 - gm[j] u_{M-1}; (sF, pF, qF) and
+ * (sL, pL, qL) are the chunk's two rows of the reduced system, normalised to
+ * a unit diagonal; nonfin is NaN when an input of the chunk is Inf/NaN. */
+template <typename T, int M>
+struct ChunkState {
+  T dl[M], al[M], gm[M];
+  T sF, pF, qF, sL, pL, qL;
+  T nonfin;
+  bool b0_zero;
+};
+
+/* ld(k, j): operand k (0 a, 1 b, 2 c, 3 d) of chunk row j.  FULL: every row
+ * of the chunk is a row of the system (< n), so only a_0 of row 0 and c of
+ * row n-1 need masking; otherwise rows >= n are identity rows (not read). */
+template <typename T, int M, bool FULL, typename Load>
+__device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, int64_t n,
+                                                ChunkState<T, M> &c) {
+  auto get = [&](int k, int j) -> T {
+    const int64_t row = row0 + j;
+    if (!FULL && row >= n) return identity_value<T>(k);
+    T v = ld(k, j);
+    if (k == 0 && j == 0) v = row0 == 0 ? (T)0 : v;
+    if (k == 2 && (!FULL || j == M - 1)) v = row == n - 1 ? (T)0 : v;
+    return v;
+  };
+  const T a0 = get(0, 0), b0 = get(1, 0), c0 = get(2, 0), d0 = get(3, 0);
+  /* 0 * v is NaN exactly when v is Inf or NaN: an Inf input can otherwise
+   * vanish from the hybrid's result (e.g. an infinite b_0) */
+  T nonfin = a0 * (T)0 + b0 * (T)0 + c0 * (T)0 + d0 * (T)0;
+  T dlt = 0, alt = -1, gmt = 0; /* u_0 = 0 - (-1) u_0 - 0 u_1 */
+#pragma unroll
+  for (int k = 1; k < M - 1; ++k) {
+    const T ak = get(0, k), bk = get(1, k), ck = get(2, k), dk = get(3, k);
+    nonfin += ak * (T)0 + bk * (T)0 + ck * (T)0 + dk * (T)0;
+    const T r = (T)1 / (bk - ak * gmt);
+    gmt = r * ck;
+    dlt = r * (dk - ak * dlt);
+    alt = -r * ak * alt;
+    c.dl[k] = dlt;
+    c.al[k] = alt;
+    c.gm[k] = gmt;
+  }
+  {
+    const T aL = get(0, M - 1), bL = get(1, M - 1), cL = get(2, M - 1), dLv = get(3, M - 1);
+    nonfin += aL * (T)0 + bL * (T)0 + cL * (T)0 + dLv * (T)0;
+    const T inv = (T)1 / (bL - aL * gmt);
+    c.sL = -aL * alt * inv;
+    c.pL = cL * inv;
+    c.qL = (dLv - aL * dlt) * inv;
+  }
+#pragma unroll
+  for (int k = M - 3; k >= 1; --k) {
+    c.dl[k] -= c.gm[k] * c.dl[k + 1];
+    c.al[k] -= c.gm[k] * c.al[k + 1];
+    c.gm[k] = -c.gm[k] * c.gm[k + 1];
+  }
+  {
+    const T d1 = M > 2 ? c.dl[1] : (T)0, a1 = M > 2 ? c.al[1] : (T)0,
+            g1 = M > 2 ? c.gm[1] : (T)-1;
+    const T inv = (T)1 / (b0 - c0 * a1);
+    c.sF = a0 * inv;
+    c.pF = -c0 * g1 * inv;
+    c.qF = (d0 - c0 * d1) * inv;
+  }
+  c.nonfin = nonfin;
+  c.b0_zero = b0 == (T)0;
+}
+
+template <typename T, int M>
+__device__ __forceinline__ T chunk_x(const ChunkState<T, M> &c, int j, T xF, T xL) {
+  return j == 0 ? xF : (j == M - 1 ? xL : c.dl[j] - c.al[j] * xF - c.gm[j] * xL);
+}
+
+/* Shared-memory rows are padded by 16 bytes after every 128 bytes: chunk
+ * reads of consecutive threads spread over the banks, and 16-byte copies
+ * stay aligned. */
 template <typename T>
 struct Pad {
-  static constexpr int W = 128 / sizeof(T); /* one pad element per 128 bytes */
+  static constexpr int W = 128 / sizeof(T);
+  static constexpr int V = 16 / sizeof(T);
 };
 
 template <typename T>
 __device__ __forceinline__ int padded(int r) {
-  return r + r / Pad<T>::W;
+  return r + (r / Pad<T>::W) * Pad<T>::V;
 }
 
-/* Staged blocks have at most 512 threads. */
-template <typename T, int M>
-struct StagedMaxThreads {
-  static constexpr int value = 512;
-  /* tiles of up to 32 bytes a thread and operand fit 64 registers (two
-   * blocks an SM); larger ones get 128 */
-  static constexpr int min_blocks = sizeof(T) * M <= 32 ? 2 : 1;
+/* 16-byte asynchronous global->shared copy (sm_80+), so that a thread's
+ * loads of all four operands are in flight at once without registers. */
+__device__ __forceinline__ void cp_async16(void *smem, const void *gmem) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned sa = (unsigned)__cvta_generic_to_shared(smem);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(sa), "l"(gmem) : "memory");
+#else
+  *(uint4 *)smem = *(const uint4 *)gmem;
+#endif
+}
+
+__device__ __forceinline__ void cp_async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+/* wait for all but the newest committed group / for all groups */
+__device__ __forceinline__ void cp_async_wait_prev() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void cp_async_wait_prev0() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+#endif
+}
+
+template <typename T>
+struct Vec;
+template <>
+struct Vec<float> {
+  using type = float4;
+  static constexpr int n = 4;
+};
+template <>
+struct Vec<double> {
+  using type = double2;
+  static constexpr int n = 2;
 };
 
-template <typename T, int M, bool ROWMAJOR>
-__global__ void __launch_bounds__(StagedMaxThreads<T, M>::value, StagedMaxThreads<T, M>::min_blocks)
+/* Blocks of the staged and direct kernels have at most 512 threads; tiles
+ * of up to 32 bytes a thread and operand get 64 registers (two blocks an
+ * SM), larger ones 128. */
+constexpr int kTileThreads = 512;
+template <typename T, int M>
+struct TileMinBlocks {
+  static constexpr int value = sizeof(T) * M <= 32 ? 2 : 1;
+};
+
+/* Bytes of the staged kernel's shared header (per-system offsets of NB
+ * tiles and the breakdown rows), rounded up so that the tile buffers that
+ * follow are 16-byte aligned (cp.async). */
+__host__ __device__ constexpr size_t staged_hdr_bytes(int nb, int G) {
+  return ((size_t)nb * 5 * 8 * G + (size_t)8 * G + 15) / 16 * 16;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Staged kernel (systems along the contiguous axis, or any layout): G
+ * systems per block, P = 2^logP threads per system (system-major thread
+ * order), M rows per thread.  ROWMAJOR: the staging copy walks each
+ * system's rows; otherwise systems first.  VEC: 16-byte loads and stores
+ * (ROWMAJOR, unit axis strides, n and every system offset a multiple of the
+ * vector width, 16-byte aligned arrays: checked by the host).               */
+/* ------------------------------------------------------------------------ */
+
+template <typename T, int M, bool ROWMAJOR, bool VEC, bool PIPE>
+__global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     tridi_thomas_pcr_staged(KParams p, int G, int logG, int logP, int LD, FastDiv ndiv) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
+  static_assert(!PIPE || VEC, "the pipelined variant copies with cp.async");
+  constexpr int V = VEC ? Vec<T>::n : 1;
+  using VT = typename Vec<T>::type;
+  constexpr int NB = PIPE ? 2 : 1; /* tile buffers: PIPE copies tile i+1 while tile i is solved */
   const int P = 1 << logP;
   const int nt = blockDim.x;
   const int tid = threadIdx.x;
-  int64_t *soff = (int64_t *)smem_raw;
-  int *badrow = (int *)(soff + 5 * G);
-  T *buf = (T *)(badrow + 2 * G);
-  T *rs = buf + (size_t)4 * G * LD;
+  int64_t *soff_all = (int64_t *)smem_raw;        /* [NB][5][G] */
+  int *badrow = (int *)(soff_all + NB * 5 * G);   /* [G], 8 bytes each */
+  T *buf_all = (T *)(smem_raw + staged_hdr_bytes(NB, G)); /* [NB][4][G][LD], 16-byte aligned */
+  T *rs = buf_all + (size_t)NB * 4 * G * LD;
   T *rp = rs + (size_t)2 * G * P;
   T *rq = rp + (size_t)2 * G * P;
 
   const int g = tid >> logP;
   const int chunk = tid & (P - 1);
-  const int64_t n64 = p.n;
-  const int n = (int)n64;
-  const uint32_t tot = (uint32_t)G * (uint32_t)n;
+  const int n = (int)p.n;
+  const uint32_t nv = (uint32_t)(n / V);  /* vectors (or elements) per system */
+  const uint32_t tot = (uint32_t)G * nv;  /* ndiv divides by nv */
+  const int64_t step = (int64_t)gridDim.x * G;
 
-  for (int64_t sbase = (int64_t)blockIdx.x * G; sbase < p.nsys;
-       sbase += (int64_t)gridDim.x * G) {
+  auto set_offsets = [&](int64_t *so, int64_t sb) {
     if (tid < G) {
       int64_t off[5] = {0, 0, 0, 0, 0};
-      if (sbase + tid < p.nsys) sys_offsets(p, sbase + tid, off);
+      if (sb + tid < p.nsys) sys_offsets(p, sb + tid, off);
 #pragma unroll
-      for (int k = 0; k < 5; ++k) soff[k * G + tid] = off[k];
-      badrow[tid] = -1;
+      for (int k = 0; k < 5; ++k) so[k * G + tid] = off[k];
     }
-    __syncthreads();
-
-    /* 1. stage a, b, c, d, one operand at a time.  Each thread covers at
-     * most M element indices (G n <= G P M): its M loads are all issued
-     * before the first shared store, so that enough bytes are in flight to
-     * cover the memory latency. */
-    const int gmax = (int)((p.nsys - sbase) < G ? (p.nsys - sbase) : G);
-#pragma unroll 1
+  };
+  /* 16-byte asynchronous copies of the four inputs of tile sb (VEC) */
+  auto issue_tile = [&](T *bufp, const int64_t *so, int64_t sb) {
+    const int gm = (int)((p.nsys - sb) < G ? (p.nsys - sb) : G);
+    constexpr int ITER = (M + V - 1) / V;
+#pragma unroll
     for (int k = 0; k < 4; ++k) {
+      const T *src = (const T *)p.op[k];
+      T *dst = bufp + (size_t)k * G * LD;
+#pragma unroll
+      for (int j = 0; j < ITER; ++j) {
+        const uint32_t e = (uint32_t)tid + (uint32_t)j * (uint32_t)nt;
+        const uint32_t gg = fdiv(e, ndiv);
+        const uint32_t r = e - gg * nv;
+        if (e < tot && (int)gg < gm)
+          cp_async16(dst + (int)gg * LD + padded<T>((int)(r * V)), src + so[k * G + gg] + (int64_t)r * V);
+      }
+    }
+  };
+
+  int it = 0;
+  if (PIPE && (int64_t)blockIdx.x * G < p.nsys) {
+    set_offsets(soff_all, (int64_t)blockIdx.x * G);
+    __syncthreads();
+    issue_tile(buf_all, soff_all, (int64_t)blockIdx.x * G);
+    cp_async_commit();
+  }
+  for (int64_t sbase = (int64_t)blockIdx.x * G; sbase < p.nsys; sbase += step, ++it) {
+    const int cur = PIPE ? (it & 1) : 0;
+    int64_t *soff = soff_all + cur * 5 * G;
+    T *buf = buf_all + (size_t)cur * 4 * G * LD;
+    if (PIPE) {
+      if (sbase + step < p.nsys) set_offsets(soff_all + (cur ^ 1) * 5 * G, sbase + step);
+    } else {
+      set_offsets(soff, sbase);
+    }
+    if (tid < G) badrow[tid] = -1;
+    __syncthreads();
+    const int gmax = (int)((p.nsys - sbase) < G ? (p.nsys - sbase) : G);
+
+    /* 1. stage a, b, c, d.  PIPE: tile i+1's copies go out now, tile i's
+     * were issued one iteration ago.  VEC: 16-byte asynchronous copies of
+     * all four operands in flight at once.  Otherwise one operand at a time,
+     * each thread's loads of it (at most M) issued before its first shared
+     * store. */
+    if (PIPE) {
+      if (sbase + step < p.nsys)
+        issue_tile(buf_all + (size_t)(cur ^ 1) * 4 * G * LD, soff_all + (cur ^ 1) * 5 * G, sbase + step);
+      cp_async_commit();
+      cp_async_wait_prev();
+    } else if (VEC) {
+      issue_tile(buf, soff, sbase);
+      cp_async_commit();
+      cp_async_wait_prev0();
+    }
+#pragma unroll 1
+    for (int k = 0; k < 4 && !VEC; ++k) {
       const T *src = (const T *)p.op[k];
       const int64_t st = p.as[k];
       const int64_t *so = soff + k * G;
@@ -273,7 +459,7 @@ __global__ void __launch_bounds__(StagedMaxThreads<T, M>::value, StagedMaxThread
         uint32_t gg, r;
         if (ROWMAJOR) {
           gg = fdiv(e, ndiv);
-          r = e - gg * (uint32_t)n;
+          r = e - gg * nv;
         } else {
           r = e >> logG;
           gg = e & (uint32_t)(G - 1);
@@ -291,92 +477,139 @@ __global__ void __launch_bounds__(StagedMaxThreads<T, M>::value, StagedMaxThread
     }
     __syncthreads();
 
-    /* 2. modified Thomas on the chunk, values masked to the system */
+    /* 2. chunk elimination from shared memory */
     const bool active = g < gmax;
+    const int64_t neff = active ? n : 0;
     const int row0 = chunk * M;
     const T *sa = buf + g * LD;
-    auto val = [&](int k, int row) -> T {
-      if (!active || row >= n) return identity_value<T>(k);
-      if ((k == 0 && row == 0) || (k == 2 && row == n - 1)) return (T)0;
-      return sa[(size_t)k * G * LD + padded<T>(row)];
-    };
-    T dl[M], al[M], gm[M];
-    const T a0 = val(0, row0), b0 = val(1, row0), c0 = val(2, row0), d0 = val(3, row0);
-    /* 0 * v is NaN exactly when v is Inf or NaN: an Inf input can otherwise
-     * vanish from the hybrid's result (e.g. an infinite b_0) */
-    T nonfin = a0 * (T)0 + b0 * (T)0 + c0 * (T)0 + d0 * (T)0;
-    T dlt = 0, alt = -1, gmt = 0; /* u_0 = 0 - (-1) u_0 - 0 u_1 */
-#pragma unroll
-    for (int k = 1; k < M - 1; ++k) {
-      const T ak = val(0, row0 + k), bk = val(1, row0 + k), ck = val(2, row0 + k),
-              dk = val(3, row0 + k);
-      nonfin += ak * (T)0 + bk * (T)0 + ck * (T)0 + dk * (T)0;
-      const T r = (T)1 / (bk - ak * gmt);
-      gmt = r * ck;
-      dlt = r * (dk - ak * dlt);
-      alt = -r * ak * alt;
-      dl[k] = dlt;
-      al[k] = alt;
-      gm[k] = gmt;
-    }
-    T sL, pL, qL;
-    {
-      const T aL = val(0, row0 + M - 1), bL = val(1, row0 + M - 1), cL = val(2, row0 + M - 1),
-              dLv = val(3, row0 + M - 1);
-      nonfin += aL * (T)0 + bL * (T)0 + cL * (T)0 + dLv * (T)0;
-      const T inv = (T)1 / (bL - aL * gmt);
-      sL = -aL * alt * inv;
-      pL = cL * inv;
-      qL = (dLv - aL * dlt) * inv;
-    }
-#pragma unroll
-    for (int k = M - 3; k >= 1; --k) {
-      dl[k] -= gm[k] * dl[k + 1];
-      al[k] -= gm[k] * al[k + 1];
-      gm[k] = -gm[k] * gm[k + 1];
-    }
-    T sF, pF, qF;
-    {
-      const T d1 = M > 2 ? dl[1] : (T)0, a1 = M > 2 ? al[1] : (T)0, g1 = M > 2 ? gm[1] : (T)-1;
-      const T inv = (T)1 / (b0 - c0 * a1);
-      sF = a0 * inv;
-      pF = -c0 * g1 * inv;
-      qF = (d0 - c0 * d1) * inv;
-    }
+    auto ld = [&](int k, int j) -> T { return sa[(size_t)k * G * LD + padded<T>(row0 + j)]; };
+    ChunkState<T, M> cs;
+    if (row0 + M <= neff)
+      chunk_eliminate<T, M, true>(ld, row0, neff, cs);
+    else
+      chunk_eliminate<T, M, false>(ld, row0, neff, cs);
 
     /* 3. reduced system */
-    pcr_reduced<T>(rs, rp, rq, g * 2 * P, 2 * chunk, 2 * P, sF, pF, qF, sL, pL, qL);
-    const T xF = qF, xL = qL;
+    pcr_reduced<T>(rs, rp, rq, g * 2 * P, 1, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
+    const T xF = cs.qF, xL = cs.qL;
 
-    /* 4. interior unknowns straight into shared memory (buf's a region is
-     * free: every read of buf happened before the PCR barriers), breakdown
-     * check, then x to device memory */
-    int my_bad = (active && ((chunk == 0 && b0 == (T)0) || !finite_(nonfin))) ? row0 : -1;
+    /* 4. unknowns into shared memory (buf's a region is free: every read of
+     * buf happened before the PCR barriers), breakdown check, x out */
+    int my_bad = (active && ((chunk == 0 && cs.b0_zero) || !finite_(cs.nonfin))) ? row0 : -1;
     if (active) {
       T *xs = buf + g * LD;
 #pragma unroll
-      for (int k = 0; k < M; ++k) {
-        const T xk = k == 0 ? xF : (k == M - 1 ? xL : dl[k] - al[k] * xF - gm[k] * xL);
-        if (row0 + k < n) {
-          xs[padded<T>(row0 + k)] = xk;
-          if (!finite_(xk)) my_bad = row0 + k;
+      for (int j = 0; j < M; ++j) {
+        const T xj = chunk_x(cs, j, xF, xL);
+        if (row0 + j < n) {
+          xs[padded<T>(row0 + j)] = xj;
+          if (!finite_(xj)) my_bad = row0 + j;
         }
       }
     }
     finish_info<T>(p, sbase + g, active, chunk == 0, my_bad, &badrow[g]);
     __syncthreads();
-    T *X = (T *)p.op[4];
-    for (uint32_t e = tid; e < tot; e += nt) {
-      uint32_t gg, r;
-      if (ROWMAJOR) {
-        gg = fdiv(e, ndiv);
-        r = e - gg * (uint32_t)n;
-      } else {
-        r = e >> logG;
-        gg = e & (uint32_t)(G - 1);
+    {
+      T *X = (T *)p.op[4];
+      const int64_t *so = soff + 4 * G;
+      const int64_t st = p.as[4];
+      for (uint32_t e = tid; e < tot; e += nt) {
+        uint32_t gg, r;
+        if (ROWMAJOR) {
+          gg = fdiv(e, ndiv);
+          r = e - gg * nv;
+        } else {
+          r = e >> logG;
+          gg = e & (uint32_t)(G - 1);
+        }
+        if ((int)gg < gmax) {
+          const int pos = (int)gg * LD + padded<T>((int)(r * V));
+          if (VEC) {
+            VT v;
+#pragma unroll
+            for (int q = 0; q < V; ++q) ((T *)&v)[q] = buf[pos + q];
+            *(VT *)(X + so[gg] + (int64_t)r * V) = v;
+          } else {
+            X[so[gg] + (int64_t)r * st] = buf[pos];
+          }
+        }
       }
-      if ((int)gg < gmax)
-        X[soff[4 * G + gg] + (int64_t)r * p.as[4]] = buf[(int)gg * LD + padded<T>((int)r)];
+    }
+    __syncthreads();
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Direct kernel (neighbouring systems adjacent in memory: interleaved
+ * batches, the middle axes of N-d arrays): G = 2^logG systems across the
+ * threads of a warp, P = 2^logP threads per system, M rows each, loads and
+ * stores straight between device memory and registers (coalesced across
+ * the G systems).                                                          */
+/* ------------------------------------------------------------------------ */
+
+template <typename T, int M>
+__global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
+    tridi_thomas_pcr_direct(KParams p, int logG, int logP) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  const int G = 1 << logG, P = 1 << logP;
+  const int tid = threadIdx.x;
+  int64_t *soff = (int64_t *)smem_raw;
+  int *badrow = (int *)(soff + 5 * G);
+  T *rs = (T *)(badrow + 2 * G);
+  T *rp = rs + (size_t)2 * G * P;
+  T *rq = rp + (size_t)2 * G * P;
+  const int g = tid & (G - 1);
+  const int chunk = tid >> logG;
+  const int64_t n = p.n;
+  const int64_t row0 = (int64_t)chunk * M;
+
+  for (int64_t sbase = (int64_t)blockIdx.x * G; sbase < p.nsys;
+       sbase += (int64_t)gridDim.x * G) {
+    if (tid < G) {
+      int64_t off[5] = {0, 0, 0, 0, 0};
+      if (sbase + tid < p.nsys) sys_offsets(p, sbase + tid, off);
+#pragma unroll
+      for (int k = 0; k < 5; ++k) soff[k * G + tid] = off[k];
+      badrow[tid] = -1;
+    }
+    __syncthreads();
+    const bool active = sbase + g < p.nsys;
+    const int64_t neff = active ? n : 0;
+    const T *ptr[4];
+    int64_t st[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      st[k] = p.as[k];
+      ptr[k] = (const T *)p.op[k] + soff[k * G + g] + row0 * st[k];
+    }
+    auto ld = [&](int k, int j) -> T {
+      return k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]];
+    };
+    ChunkState<T, M> cs;
+    if (row0 + M <= neff)
+      chunk_eliminate<T, M, true>(ld, row0, neff, cs);
+    else
+      chunk_eliminate<T, M, false>(ld, row0, neff, cs);
+    pcr_reduced<T>(rs, rp, rq, g, G, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
+    const T xF = cs.qF, xL = cs.qL;
+
+    /* breakdown check on the values, x stored only after finish_info (in
+     * place, x is d and the sequential check reads d) */
+    T xfin = xF * (T)0 + xL * (T)0;
+#pragma unroll
+    for (int j = 1; j < M - 1; ++j)
+      if (row0 + j < neff) xfin += chunk_x(cs, j, xF, xL) * (T)0;
+    int my_bad = -1;
+    if (active && row0 < n &&
+        ((chunk == 0 && cs.b0_zero) || !finite_(cs.nonfin) || !finite_(xfin)))
+      my_bad = row0 < INT32_MAX ? (int)row0 : INT32_MAX - 1;
+    finish_info<T>(p, sbase + g, active, chunk == 0, my_bad, &badrow[g]);
+    if (active) {
+      T *X = (T *)p.op[4] + soff[4 * G + g];
+      const int64_t sx = p.as[4];
+#pragma unroll
+      for (int j = 0; j < M; ++j)
+        if (row0 + j < n) X[(row0 + j) * sx] = chunk_x(cs, j, xF, xL);
     }
     __syncthreads();
   }
@@ -472,8 +705,7 @@ __global__ void __launch_bounds__(kMaxThreads)
     }
     /* 2. reduced system: rows of system g are strided by G in the arrays */
     {
-      /* use a system-major copy: base g*2P */
-      pcr_reduced<T>(rs, rp, rq, g * 2 * P, 2 * chunk, 2 * P, sF, pF, qF, sL, pL, qL);
+      pcr_reduced<T>(rs, rp, rq, g, G, 2 * chunk, 2 * P, sF, pF, qF, sL, pL, qL);
     }
     const T xF = qF, xL = qL;
     int my_bad = (active && ((chunk == 0 && b0_zero) || !finite_(nonfin)))
@@ -527,7 +759,7 @@ __global__ void tridi_fill_info_zero(int32_t *info, int64_t nsys) {
 /* Host side: plan-time choice and launch                                    */
 /* ------------------------------------------------------------------------ */
 
-enum KernelKind { K_EMPTY = 0, K_STAGED = 1, K_STREAM = 2 };
+enum KernelKind { K_EMPTY = 0, K_STAGED = 1, K_STREAM = 2, K_DIRECT = 3 };
 
 struct CudaPlan {
   KernelKind kind;
@@ -538,8 +770,12 @@ struct CudaPlan {
   int threads;
   size_t smem;
   unsigned grid;
-  FastDiv ndiv;
+  FastDiv ndiv;     /* staged: division by n */
+  FastDiv ndiv_vec; /* staged, 16-byte path: division by n / V */
   const void *func;
+  const void *func_vec; /* staged 16-byte variant (plain or pipelined), or NULL */
+  size_t smem_vec;
+  unsigned grid_vec;
 };
 
 int ilog2(int64_t v) {
@@ -553,17 +789,32 @@ tridi_status cuda_err(cudaError_t e, const char *what) {
                          cudaGetErrorName(e));
 }
 
-template <typename T, int M, bool RM>
-const void *staged_fn() {
-  return (const void *)tridi_thomas_pcr_staged<T, M, RM>;
+/* variant: 0 scalar loads, 1 16-byte copies, 2 16-byte copies pipelined.
+ * (Systems-first staging is not instantiated: those layouts take the
+ * direct kernel.) */
+template <typename T, int M>
+const void *staged_m(int variant) {
+  if (variant == 2) return (const void *)tridi_thomas_pcr_staged<T, M, true, true, true>;
+  if (variant == 1) return (const void *)tridi_thomas_pcr_staged<T, M, true, true, false>;
+  return (const void *)tridi_thomas_pcr_staged<T, M, true, false, false>;
 }
 
 template <typename T>
-const void *pick_staged(int M, bool rm) {
-  if (M == 4) return rm ? staged_fn<T, 4, true>() : staged_fn<T, 4, false>();
-  if (M == 8) return rm ? staged_fn<T, 8, true>() : staged_fn<T, 8, false>();
+const void *pick_staged(int M, int variant) {
+  if (M == 4) return staged_m<T, 4>(variant);
+  if (M == 8) return staged_m<T, 8>(variant);
   if constexpr (sizeof(T) == 4) {
-    if (M == 16) return rm ? staged_fn<T, 16, true>() : staged_fn<T, 16, false>();
+    if (M == 16) return staged_m<T, 16>(variant);
+  }
+  return NULL;
+}
+
+template <typename T>
+const void *pick_direct(int M) {
+  if (M == 4) return (const void *)tridi_thomas_pcr_direct<T, 4>;
+  if (M == 8) return (const void *)tridi_thomas_pcr_direct<T, 8>;
+  if constexpr (sizeof(T) == 4) {
+    if (M == 16) return (const void *)tridi_thomas_pcr_direct<T, 16>;
   }
   return NULL;
 }
@@ -587,8 +838,8 @@ struct DeviceGuard {
   }
 };
 
-size_t staged_smem(size_t es, int G, int P, int LD) {
-  return (size_t)G * (5 * 8 + 8) + es * ((size_t)4 * G * LD + (size_t)6 * G * P);
+size_t staged_smem(size_t es, int G, int P, int LD, int nb = 1) {
+  return staged_hdr_bytes(nb, G) + es * ((size_t)nb * 4 * G * LD + (size_t)6 * G * P);
 }
 
 } /* namespace */
@@ -635,47 +886,83 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
   const int64_t n = L->n;
 
   /* staged kernel from the tuning table */
+  const tridi_cuda_family fam = sysmajor ? TRIDI_CUDA_DIRECT : TRIDI_CUDA_STAGED;
   const tridi_cuda_tile *tile = NULL;
   for (int i = 0; i < tridi_cuda_ntiles; ++i)
-    if (tridi_cuda_tiles[i].dtype == plan->dtype && n <= tridi_cuda_tiles[i].max_n) {
+    if (tridi_cuda_tiles[i].family == fam && tridi_cuda_tiles[i].dtype == plan->dtype &&
+        n <= tridi_cuda_tiles[i].max_n) {
       tile = &tridi_cuda_tiles[i];
       break;
     }
 #ifdef TRIDI_CUDA_TUNING
-  /* measurement builds only (CMake TRIDI_CUDA_TUNING=ON): TRIDI_CUDA_M and
-   * TRIDI_CUDA_THREADS override the table; TRIDI_CUDA_M=0 forces streaming */
+  /* measurement builds only (CMake TRIDI_CUDA_TUNING=ON): TRIDI_CUDA_M,
+   * TRIDI_CUDA_THREADS and TRIDI_CUDA_PIPE override the table;
+   * TRIDI_CUDA_M=0 forces the streaming kernel */
   tridi_cuda_tile forced;
   {
-    const char *em = getenv("TRIDI_CUDA_M"), *et = getenv("TRIDI_CUDA_THREADS");
+    const char *em = getenv("TRIDI_CUDA_M"), *et = getenv("TRIDI_CUDA_THREADS"),
+               *ep = getenv("TRIDI_CUDA_PIPE");
     if (em && *em) {
+      forced.family = fam;
       forced.dtype = plan->dtype;
       forced.max_n = n;
       forced.m = atoi(em);
-      forced.threads = et && *et ? atoi(et) : (tile ? tile->threads : 256);
+      forced.threads = et && *et ? atoi(et) : (tile ? tile->threads : 128);
+      forced.pipe = ep && *ep ? atoi(ep) : 0;
       tile = forced.m > 0 ? &forced : NULL;
     }
   }
 #endif
-  if (tile) {
+  /* unit axis strides and vector-aligned system offsets: the staged kernel
+   * may use 16-byte accesses (pointer alignment is checked per execute) */
+  const int V = (int)(16 / es);
+  bool vec_ok = !sysmajor && n % V == 0;
+  for (int k = 0; k < TRIDI_NUM_OPERANDS && vec_ok; ++k) {
+    if (L->axis_stride[k] != 1) vec_ok = false;
+    for (int j = 0; j < L->nbatch; ++j)
+      if (L->bstride[k][j] % V != 0) vec_ok = false;
+  }
+  if (tile && sysmajor) {
+    /* direct kernel: G adjacent systems across the warp (128 bytes a row
+     * when P allows; fewer share sectors with the neighbouring blocks, whose
+     * reads of them hit in L2), P threads per system */
     const int M = tile->m;
     const int64_t P = 1ll << ilog2((n + M - 1) / M);
-    /* systems per block: fill the target thread count; system-major staging
-     * wants at least 32 bytes (a sector) of adjacent systems per row */
+    int64_t G = 128 / (int64_t)es;
+    while (G > 1 && G * P > kTileThreads) G >>= 1;
+    if (G > L->nsys) G = 1ll << ilog2(L->nsys);
+    if (G * P <= kTileThreads) {
+      cp->kind = K_DIRECT;
+      cp->m_tile = M;
+      cp->G = (int)G;
+      cp->logG = ilog2(G);
+      cp->P = (int)P;
+      cp->logP = ilog2(P);
+      cp->threads = (int)(G * P);
+      cp->smem = (size_t)G * (5 * 8 + 8) + es * (size_t)6 * G * P;
+      cp->func = f64 ? pick_direct<double>(M) : pick_direct<float>(M);
+      if (!cp->func) return tridi_set_error(TRIDI_ERR_INTERNAL, "tridi_plan_create: no kernel for M = %d", M);
+      const int64_t blocks = (L->nsys + G - 1) / G;
+      cp->grid = (unsigned)(blocks < 0x7fffffffll ? blocks : 0x7fffffffll);
+      snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_direct_m%d_g%d_p%d_%s", M,
+               cp->G, cp->P, tn);
+    }
+  } else if (tile) {
+    const int M = tile->m;
+    const int64_t P = 1ll << ilog2((n + M - 1) / M);
+    /* systems per block: fill the target thread count */
     int64_t G = tile->threads / P;
-    const int64_t gmin = sysmajor ? (int64_t)(32 / es) : 1;
-    if (G < gmin) G = gmin;
     if (G < 1) G = 1;
     if (G > L->nsys) G = 1ll << ilog2(L->nsys);
-    const int64_t tmax = 512; /* StagedMaxThreads */
-    while (G * P > tmax && G > 1) G >>= 1;
-    const int rows = (int)(P * M);
-    const int LD = rows + rows / (int)(128 / es) + 1;
+    while (G * P > kTileThreads && G > 1) G >>= 1;
+    const int rows = (int)(P * M), PV = (int)(16 / es);
+    const int LD = rows + (rows / (int)(128 / es)) * PV + PV; /* padded(rows) + 16 bytes */
     while (G > 1 && staged_smem(es, (int)G, (int)P, LD) > smem_max) G >>= 1;
-    if (G * P <= tmax && staged_smem(es, (int)G, (int)P, LD) <= smem_max &&
+    if (G * P <= kTileThreads && staged_smem(es, (int)G, (int)P, LD) <= smem_max &&
         G * n < (1ll << 31)) {
       cp->kind = K_STAGED;
       cp->m_tile = M;
-      cp->rowmajor = !sysmajor;
+      cp->rowmajor = true;
       cp->G = (int)G;
       cp->logG = ilog2(G);
       cp->P = (int)P;
@@ -684,15 +971,45 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
       cp->threads = (int)(G * P);
       cp->smem = staged_smem(es, (int)G, (int)P, LD);
       cp->ndiv = make_fastdiv((uint32_t)n);
-      cp->func = f64 ? pick_staged<double>(M, cp->rowmajor) : pick_staged<float>(M, cp->rowmajor);
+      cp->func = f64 ? pick_staged<double>(M, 0) : pick_staged<float>(M, 0);
       if (!cp->func) return tridi_set_error(TRIDI_ERR_INTERNAL, "tridi_plan_create: no kernel for M = %d", M);
       const int64_t blocks = (L->nsys + G - 1) / G;
       cp->grid = (unsigned)(blocks < 0x7fffffffll ? blocks : 0x7fffffffll);
-      snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_staged_%s_m%d_g%d_p%d_%s",
-               cp->rowmajor ? "rows" : "systems", M, cp->G, cp->P, tn);
+      const char *variant = "";
+      if (vec_ok) {
+        /* 16-byte copies; pipelined over a persistent grid (two tile buffers)
+         * when the second buffer fits */
+        cp->ndiv_vec = make_fastdiv((uint32_t)(n / V));
+        const size_t pipe_smem = staged_smem(es, (int)G, (int)P, LD, 2);
+        cp->smem_vec = cp->smem;
+        cp->grid_vec = cp->grid;
+        cp->func_vec = f64 ? pick_staged<double>(M, 1) : pick_staged<float>(M, 1);
+        variant = "_vec";
+        if (tile->pipe && pipe_smem <= smem_max && blocks > 1) {
+          const void *fp = f64 ? pick_staged<double>(M, 2) : pick_staged<float>(M, 2);
+          e = cudaFuncSetAttribute(fp, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)pipe_smem);
+          int per_sm = 0;
+          if (e == cudaSuccess)
+            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fp, cp->threads, pipe_smem);
+          if (e != cudaSuccess) return cuda_err(e, "tridi_plan_create: occupancy of the pipelined kernel");
+          if (per_sm >= 1) {
+            const int64_t resident = (int64_t)per_sm * prop.multiProcessorCount;
+            cp->func_vec = fp;
+            cp->smem_vec = pipe_smem;
+            cp->grid_vec = (unsigned)(blocks < resident ? blocks : resident);
+            variant = "_pipe";
+          }
+        }
+        if (cp->smem_vec > 48 * 1024) {
+          e = cudaFuncSetAttribute(cp->func_vec, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cp->smem_vec);
+          if (e != cudaSuccess) return cuda_err(e, "tridi_plan_create: cudaFuncSetAttribute");
+        }
+      }
+      snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_staged%s_m%d_g%d_p%d_%s",
+               variant, M, cp->G, cp->P, tn);
     }
   }
-  if (cp->kind != K_STAGED) {
+  if (cp->kind != K_STAGED && cp->kind != K_DIRECT) {
     /* streaming kernel: adjacent systems across a warp when they are adjacent
      * in memory, else one system per block */
     int64_t G = sysmajor ? (int64_t)(32 / es) : 1;
@@ -761,8 +1078,18 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_execute(const struct tridi_plan_s 
   cudaError_t e;
   if (cp->kind == K_STAGED) {
     int G = cp->G, logG = cp->logG, logP = cp->logP, LD = cp->LD;
-    FastDiv nd = cp->ndiv;
+    bool vec = cp->func_vec != NULL;
+    for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
+      if ((uintptr_t)args->op[k] % 16 != 0) vec = false;
+    FastDiv nd = vec ? cp->ndiv_vec : cp->ndiv;
     void *argv[] = {&kp, &G, &logG, &logP, &LD, &nd};
+    if (vec)
+      e = cudaLaunchKernel(cp->func_vec, dim3(cp->grid_vec), dim3(cp->threads), argv, cp->smem_vec, stream);
+    else
+      e = cudaLaunchKernel(cp->func, dim3(cp->grid), dim3(cp->threads), argv, cp->smem, stream);
+  } else if (cp->kind == K_DIRECT) {
+    int logG = cp->logG, logP = cp->logP;
+    void *argv[] = {&kp, &logG, &logP};
     e = cudaLaunchKernel(cp->func, dim3(cp->grid), dim3(cp->threads), argv, cp->smem, stream);
   } else {
     int logG = cp->logG, P = cp->P;
