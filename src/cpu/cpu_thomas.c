@@ -19,30 +19,42 @@
 #define TRIDI_CPU_PREFETCH_TILES 2
 
 static int lanes_of(const struct tridi_plan_s *plan) {
-  return (int)(64 / plan->esize) * TRIDI_CPU_UNROLL;
+  const int u = plan->simd == TRIDI_SIMD_AVX512 ? TRIDI_CPU_UNROLL_AVX512 : TRIDI_CPU_UNROLL;
+  return (int)(64 / plan->esize) * u;
 }
 static int rows_of(const struct tridi_plan_s *plan) { return (int)(64 / plan->esize); }
 
 static size_t round64(size_t b) { return (b + 63) & ~(size_t)63; }
 
-/* Per-thread scratch bytes: 5 tiles of K x G, 4G of sweep state, n x 2G
- * of c'/d'.  0 on size_t overflow. */
-static size_t scratch_bytes(const struct tridi_plan_s *plan) {
-  const size_t G = (size_t)lanes_of(plan), K = (size_t)rows_of(plan), es = plan->esize;
+/* Per-thread scratch bytes for S sub-groups and tiles of KT rows: 5 tiles of KT x G, S x 4G of
+ * sweep state, S x n x 2G of c'/d'.  0 on size_t overflow. */
+static size_t scratch_bytes(const struct tridi_plan_s *plan, int S, int KT) {
+  const size_t G = (size_t)lanes_of(plan), K = (size_t)KT, es = plan->esize;
   const uint64_t n = (uint64_t)plan->lay.n;
-  if (n > (SIZE_MAX / 4) / (2 * G * es)) return 0;
-  return round64((5 * K * G + 4 * G + 2 * (size_t)n * G) * es);
+  if (n > (SIZE_MAX / 4) / (2 * G * es * (size_t)S)) return 0;
+  return round64((5 * K * G + 4 * G * (size_t)S + 2 * (size_t)n * G * (size_t)S) * es);
 }
+
+/* c'/d' scratch a thread may use so that it stays in its L2 next to the
+ * streaming data (the development VM has 2 MiB of L2 per core). */
+#define TRIDI_CPU_SCRATCH_BUDGET ((size_t)1 << 20)
+/* Lines of each system a TRANS tile reads per visit. */
+#define TRIDI_CPU_TRANS_LINES 4
+/* Beyond this much scratch per thread, AUTO prefers cpu_thomas_ref. */
+#define TRIDI_CPU_SCRATCH_MAX ((size_t)64 << 20)
 
 int tridi_cpu_thomas_applies(const struct tridi_plan_s *plan) {
   if (plan->kind != TRIDI_KIND_SCALAR) return 0;
   if (plan->dtype != TRIDI_F32 && plan->dtype != TRIDI_F64) return 0;
   if (plan->requested_alg == TRIDI_ALG_AUTO) {
-    /* Too few systems to fill the lanes of every thread: the scalar
-     * solver over systems (cpu_thomas_ref) does as well and needs less
-     * workspace. */
-    if (plan->lay.nsys < (int64_t)lanes_of(plan) * plan->num_threads) return 0;
-    if (scratch_bytes(plan) == 0) return 0;
+    /* Fewer systems than one group of lanes, or c'/d' scratch beyond
+     * TRIDI_CPU_SCRATCH_MAX per thread (a few very long systems): the scalar
+     * solver over systems (cpu_thomas_ref) does as well with n elements of
+     * scratch.  The rule must not depend on the thread count, so that the
+     * same problem gives the same bits with any number of threads. */
+    if (plan->lay.nsys < (int64_t)lanes_of(plan)) return 0;
+    const size_t scr = scratch_bytes(plan, 1, rows_of(plan));
+    if (scr == 0 || scr > TRIDI_CPU_SCRATCH_MAX) return 0;
   }
   return 1;
 }
@@ -50,16 +62,11 @@ int tridi_cpu_thomas_applies(const struct tridi_plan_s *plan) {
 tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   const tridi_layout *L = &plan->lay;
   const int G = lanes_of(plan);
-  const size_t scr = scratch_bytes(plan);
-  if (scr == 0)
+  if (scratch_bytes(plan, 1, rows_of(plan)) == 0)
     return tridi_set_error(TRIDI_ERR_ALLOC,
                            "tridi_plan_create: cpu_thomas needs n x %d x 2 elements of scratch per "
                            "thread; n = %lld is too large",
                            G, (long long)L->n);
-  const size_t per = scr + sizeof(tridi_cpu_fail);
-  if ((size_t)plan->num_threads > SIZE_MAX / per)
-    return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: cpu_thomas workspace overflows");
-
   tridi_cpu_thomas_priv *P = calloc(1, sizeof *P);
   if (!P) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
   P->n = L->n;
@@ -78,7 +85,6 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
     }
   }
   P->lane_ext = P->lane_dim >= 0 ? L->bext[P->lane_dim] : 1;
-  P->ngroups = (P->lane_ext + G - 1) / G;
   /* system-number step of each batch dim (row-major over bext) */
   int64_t sysmul[TRIDI_MAX_RANK];
   int64_t m = 1;
@@ -97,7 +103,6 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
     for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) P->ostride[k][o] = L->bstride[k][j];
     P->nouter *= L->bext[j];
   }
-  P->nwork = P->nouter * P->ngroups;
 
   for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
     P->astride[k] = L->axis_stride[k];
@@ -116,11 +121,49 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   /* x never broadcasts (distinct elements, distinct addresses) */
   if (P->cls[TRIDI_OP_X] == TRIDI_CPU_BCAST) P->cls[TRIDI_OP_X] = TRIDI_CPU_GATHER;
 
+  /* Sub-groups: where rows are contiguous across lanes (VEC), sweep S
+   * neighbouring groups tile by tile together, so that each row is read as
+   * one run of S x 64 bytes per operand (whole pages for a middle axis, far
+   * fewer page and stream switches for interleaved data), as long as their
+   * c'/d' scratch fits the budget. */
+  P->sub = 1;
+  if (P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC) {
+    size_t budget = TRIDI_CPU_SCRATCH_BUDGET;
+#ifdef TRIDI_CPU_TUNING
+    const char *e = getenv("TRIDI_CPU_BUDGET_KB");
+    if (e) budget = (size_t)atoll(e) << 10;
+#endif
+    const int64_t maxsub = (P->lane_ext + G - 1) / G;
+    while (P->sub < TRIDI_CPU_MAX_SUB && P->sub < maxsub &&
+           (size_t)(P->sub + 1) * (size_t)L->n * 2 * (size_t)G * plan->esize <= budget)
+      ++P->sub;
+  }
+  /* TRANS operands: tiles of R x K rows, so that each visit of a system
+   * reads R consecutive lines (see docs/perf-log.md) */
+  P->tile_rows = rows_of(plan);
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
+    if (P->cls[k] == TRIDI_CPU_TRANS) P->tile_rows = rows_of(plan) * TRIDI_CPU_TRANS_LINES;
+#ifdef TRIDI_CPU_TUNING
+  {
+    const char *e = getenv("TRIDI_CPU_TRANS_LINES");
+    if (e && atoi(e) > 0 && P->tile_rows != rows_of(plan)) P->tile_rows = rows_of(plan) * atoi(e);
+  }
+#endif
+  const size_t scr = scratch_bytes(plan, P->sub, P->tile_rows);
+  const size_t per = scr + sizeof(tridi_cpu_fail);
+  if (scr == 0 || (size_t)plan->num_threads > SIZE_MAX / per) {
+    free(P);
+    return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: cpu_thomas workspace overflows");
+  }
+  P->ngroups = (P->lane_ext + (int64_t)G * P->sub - 1) / ((int64_t)G * P->sub);
+  P->nwork = P->nouter * P->ngroups;
+
   const int64_t xbytes = L->n * (int64_t)plan->esize; /* per system; product may overflow */
   P->nt_stores = (P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC || P->cls[TRIDI_OP_X] == TRIDI_CPU_TRANS) &&
                  plan->simd != TRIDI_SIMD_PORTABLE && xbytes > 0 &&
                  L->nsys >= TRIDI_CPU_NT_BYTES / xbytes;
-  P->prefetch = TRIDI_CPU_PREFETCH_TILES;
+  /* TRANS tiles are R lines deep already: one tile ahead is far enough */
+  P->prefetch = P->tile_rows > rows_of(plan) ? 1 : TRIDI_CPU_PREFETCH_TILES;
 #ifdef TRIDI_CPU_TUNING
   {
     const char *e = getenv("TRIDI_CPU_NT");
@@ -152,8 +195,8 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   const char *kind = P->cls[TRIDI_OP_X] == TRIDI_CPU_TRANS ? "transpose"
                      : P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC ? "vector"
                                                            : "gather";
-  snprintf(plan->kernel_name, sizeof plan->kernel_name, "cpu_thomas_%s_%s_%s", kind, simd,
-           f32 ? "f32" : "f64");
+  snprintf(plan->kernel_name, sizeof plan->kernel_name, "cpu_thomas_%s_%s_%s_g%d", kind, simd,
+           f32 ? "f32" : "f64", G * P->sub);
   plan->ws_bytes = (size_t)plan->num_threads * per;
   plan->priv = P;
   return TRIDI_SUCCESS;

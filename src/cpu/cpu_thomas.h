@@ -15,8 +15,14 @@
  * vectors per row hide the latency of the division chain of the forward
  * sweep (see docs/perf-log.md). */
 #ifndef TRIDI_CPU_UNROLL
-#define TRIDI_CPU_UNROLL 2
+#define TRIDI_CPU_UNROLL 2 /* portable and AVX2 (16 ymm registers) */
 #endif
+#ifndef TRIDI_CPU_UNROLL_AVX512
+#define TRIDI_CPU_UNROLL_AVX512 4 /* 32 zmm registers hold 4 chains */
+#endif
+
+/* Most sub-groups of G lanes one work item sweeps together (tridi_cpu_thomas_priv.sub). */
+#define TRIDI_CPU_MAX_SUB 8
 
 /* How one operand's lane dimension is laid out (see cpu_thomas_kernel.inc). */
 typedef enum tridi_cpu_class {
@@ -47,7 +53,9 @@ typedef struct tridi_cpu_thomas_priv {
   int lane_dim;         /* batch dim of the lanes (index into lay.bext), -1 if nbatch == 0 */
   int64_t lane_ext;     /* extent of the lane dim (1 if none) */
   int64_t lane_sys;     /* system-number step between neighbouring lanes */
-  int64_t ngroups;      /* lane groups per outer index = ceil(lane_ext / G) */
+  int tile_rows;        /* KT: rows per tile (K, or R x K when an operand is TRANS) */
+  int sub;              /* S: sub-groups of G lanes per work item (1..TRIDI_CPU_MAX_SUB) */
+  int64_t ngroups;      /* work items per outer index = ceil(lane_ext / (S G)) */
   int64_t nouter;       /* product of the other batch extents */
   int64_t nwork;        /* nouter * ngroups */
   int nodims;           /* outer dims (batch dims other than lane_dim) */
