@@ -251,10 +251,10 @@ static void test_last_error(void **state) {
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_status_strings), cmocka_unit_test(test_enum_names),
-      cmocka_unit_test(test_dtype_size_version), cmocka_unit_test(test_backends_simd),
-      cmocka_unit_test(test_plan_info),      cmocka_unit_test(test_options_init),
-      cmocka_unit_test(test_desc_queries),   cmocka_unit_test(test_last_error),
+      TT_TEST(test_status_strings), TT_TEST(test_enum_names),
+      TT_TEST(test_dtype_size_version), TT_TEST(test_backends_simd),
+      TT_TEST(test_plan_info),      TT_TEST(test_options_init),
+      TT_TEST(test_desc_queries),   TT_TEST(test_last_error),
   };
   return TT_RUN_GROUP(tests, argc, argv);
 }

@@ -208,7 +208,7 @@ static void test_big_offsets(void **state) {
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_big_offsets),
+      TT_TEST(test_big_offsets),
   };
   return TT_RUN_GROUP(tests, argc, argv);
 }

@@ -255,8 +255,8 @@ static void test_breakdown_large_batch(void **state) {
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_breakdown),
-      cmocka_unit_test(test_breakdown_large_batch),
+      TT_TEST(test_breakdown),
+      TT_TEST(test_breakdown_large_batch),
   };
   return TT_RUN_GROUP(tests, argc, argv);
 }

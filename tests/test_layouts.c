@@ -255,6 +255,19 @@ static int b_bcast_rhs(tt_layout *L, tridi_dtype dt, int64_t n, int64_t B, tt_rn
   return 1;
 }
 
+/* x (and d) strides (2, q) with q = B rounded up to odd: the two strides
+ * interleave (neither exceeds the span of the other) yet no two elements
+ * share an address, since gcd(2, q) = 1 and q >= B */
+static int b_x_nonnested(tt_layout *L, tridi_dtype dt, int64_t n, int64_t B, tt_rng *r) {
+  (void)r;
+  if (B < 2 || n < 2) return 0;
+  const int64_t shape[] = {B, n}, st[] = {2, B | 1};
+  tt_layout_packed(L, "x, d strides (2, B|1): interleaved, not nested", dt, 2, shape, 1);
+  tt_layout_strides(L, TT_D, st);
+  tt_layout_strides(L, TT_X, st);
+  return 1;
+}
+
 /* random rank 1..8, extents, axis, strides (inputs may broadcast) */
 static int b_fuzz(tt_layout *L, tridi_dtype dt, int64_t n, int64_t B, tt_rng *r) {
   (void)B;
@@ -298,6 +311,7 @@ LAYOUT_TEST(bcast_matrix, 1)
 LAYOUT_TEST(bcast_const, 1)
 LAYOUT_TEST(bcast_rhs, 1)
 LAYOUT_TEST(fuzz, 3)
+LAYOUT_TEST(x_nonnested, 1)
 
 /* Interleaved array of structures: a, b, c, d, x of each row side by side in
  * one array (same strides, offsets 0..4).  No element is shared, so this is
@@ -469,16 +483,16 @@ static void test_empty(void **state) {
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_contiguous),    cmocka_unit_test(test_interleaved),
-      cmocka_unit_test(test_middle),        cmocka_unit_test(test_padded_rows),
-      cmocka_unit_test(test_padded_cols),   cmocka_unit_test(test_padded_middle),
-      cmocka_unit_test(test_negative),      cmocka_unit_test(test_negative_interleaved),
-      cmocka_unit_test(test_own_strides),   cmocka_unit_test(test_random_3d),
-      cmocka_unit_test(test_rank8),         cmocka_unit_test(test_rank8_random),
-      cmocka_unit_test(test_bcast_matrix),  cmocka_unit_test(test_bcast_const),
-      cmocka_unit_test(test_bcast_rhs),     cmocka_unit_test(test_fuzz),
-      cmocka_unit_test(test_aos),           cmocka_unit_test(test_empty),
-      cmocka_unit_test(test_large),
+      TT_TEST(test_contiguous),    TT_TEST(test_interleaved),
+      TT_TEST(test_middle),        TT_TEST(test_padded_rows),
+      TT_TEST(test_padded_cols),   TT_TEST(test_padded_middle),
+      TT_TEST(test_negative),      TT_TEST(test_negative_interleaved),
+      TT_TEST(test_own_strides),   TT_TEST(test_random_3d),
+      TT_TEST(test_rank8),         TT_TEST(test_rank8_random),
+      TT_TEST(test_bcast_matrix),  TT_TEST(test_bcast_const),
+      TT_TEST(test_bcast_rhs),     TT_TEST(test_fuzz),
+      TT_TEST(test_x_nonnested), TT_TEST(test_aos),           TT_TEST(test_empty),
+      TT_TEST(test_large),
   };
   return TT_RUN_GROUP(tests, argc, argv);
 }

@@ -116,7 +116,7 @@ static void test_threads_bitwise(void **state) {
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_threads_bitwise),
+      TT_TEST(test_threads_bitwise),
   };
   return TT_RUN_GROUP(tests, argc, argv);
 }

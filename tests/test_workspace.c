@@ -216,8 +216,8 @@ static void test_concurrent(void **state) {
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_workspace),
-      cmocka_unit_test(test_concurrent),
+      TT_TEST(test_workspace),
+      TT_TEST(test_concurrent),
   };
   return TT_RUN_GROUP(tests, argc, argv);
 }

@@ -106,6 +106,12 @@ int tt_expect_status(tridi_status got, tridi_status want, const char *what) {
   return 0;
 }
 
+int tt_test_setup(void **state) {
+  (void)state;
+  tt_reset_failures();
+  return 0;
+}
+
 int tt_group_setup(void **state) {
   (void)state;
   fprintf(stderr, "[tridi-test] seed %" PRIu64 " (set TRIDI_TEST_SEED to change)\n", tt_seed());

@@ -224,5 +224,9 @@ void dgtsv_(const int *n, const int *nrhs, double *dl, double *d, double *du, do
   (((argc) > 1 ? cmocka_set_test_filter((argv)[1]) : (void)0),       \
    cmocka_run_group_tests((tests), tt_group_setup, NULL))
 int tt_group_setup(void **state);
+/* A cmocka test whose setup clears the failure count (a test that stopped
+ * on a cmocka assert must not leak its count into the next). */
+#define TT_TEST(f) cmocka_unit_test_setup(f, tt_test_setup)
+int tt_test_setup(void **state);
 
 #endif
