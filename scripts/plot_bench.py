@@ -49,6 +49,8 @@ def main(argv=None):
     ap.add_argument("-o", "--output", default="bench.png", help="PNG to write (default bench.png)")
     ap.add_argument("--title", default=None, help="figure title (default: devices and dates)")
     ap.add_argument("--no-baseline", action="store_true", help="leave the baselines out")
+    ap.add_argument("--logy", choices=["auto", "on", "off"], default="auto",
+                    help="log scale for GB/s (auto: on when backends differ >10x in copy bandwidth)")
     args = ap.parse_args(argv)
 
     rows = [r for r in read_rows(args.csv) if r.get("layout") != "launch"]
@@ -77,6 +79,8 @@ def main(argv=None):
         devices.add((r["backend"], r.get("device", ""), r.get("date", "")[:10]))
 
     keys = sorted({(b, d) for (b, d, _) in series})
+    logy = args.logy == "on" or (
+        args.logy == "auto" and len(copy) > 1 and max(copy.values()) > 10 * min(copy.values()))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     color = {k: colors[i % len(colors)] for i, k in enumerate(keys)}
 
@@ -108,7 +112,11 @@ def main(argv=None):
         for ax in (ax_bw, ax_pct):
             ax.set_xscale("log", base=2)
             ax.grid(True, which="major", alpha=0.3)
-            ax.set_ylim(bottom=0)
+        ax_pct.set_ylim(bottom=0)
+        if logy:
+            ax_bw.set_yscale("log")
+        else:
+            ax_bw.set_ylim(bottom=0)
         if j == 0:
             ax_bw.set_ylabel("effective GB/s  (5 n batch sizeof(T) / time)")
             ax_pct.set_ylabel("% of copy bandwidth")
