@@ -301,6 +301,21 @@ __device__ __forceinline__ void cp_async16(void *smem, const void *gmem) {
 #endif
 }
 
+/* Element-size asynchronous copy (4 or 8 bytes, sm_80+): the unaligned
+ * staging path, same latency hiding without 16-byte alignment. */
+template <typename T>
+__device__ __forceinline__ void cp_async_elem(T *smem, const T *gmem) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned sa = (unsigned)__cvta_generic_to_shared(smem);
+  if (sizeof(T) == 4)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(sa), "l"(gmem) : "memory");
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(sa), "l"(gmem) : "memory");
+#else
+  *smem = *gmem;
+#endif
+}
+
 __device__ __forceinline__ void cp_async_commit() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   asm volatile("cp.async.commit_group;\n" ::: "memory");
@@ -432,9 +447,8 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
 
     /* 1. stage a, b, c, d.  PIPE: tile i+1's copies go out now, tile i's
      * were issued one iteration ago.  VEC: 16-byte asynchronous copies of
-     * all four operands in flight at once.  Otherwise one operand at a time,
-     * each thread's loads of it (at most M) issued before its first shared
-     * store. */
+     * all four operands in flight at once; otherwise element-size
+     * asynchronous copies, also all in flight. */
     if (PIPE) {
       if (sbase + step < p.nsys)
         issue_tile(buf_all + (size_t)(cur ^ 1) * 4 * G * LD, soff_all + (cur ^ 1) * 5 * G, sbase + step);
@@ -445,35 +459,31 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
       cp_async_commit();
       cp_async_wait_prev0();
     }
-#pragma unroll 1
-    for (int k = 0; k < 4 && !VEC; ++k) {
-      const T *src = (const T *)p.op[k];
-      const int64_t st = p.as[k];
-      const int64_t *so = soff + k * G;
-      T *dst = buf + (size_t)k * G * LD;
-      T v[M];
-      int pos[M];
+    if (!VEC) {
+      /* element-size asynchronous copies: all four operands in flight */
 #pragma unroll
-      for (int j = 0; j < M; ++j) {
-        const uint32_t e = (uint32_t)tid + (uint32_t)j * (uint32_t)nt;
-        uint32_t gg, r;
-        if (ROWMAJOR) {
-          gg = fdiv(e, ndiv);
-          r = e - gg * nv;
-        } else {
-          r = e >> logG;
-          gg = e & (uint32_t)(G - 1);
-        }
-        pos[j] = -1;
-        if (e < tot && (int)gg < gmax) {
-          pos[j] = (int)gg * LD + padded<T>((int)r);
-          const int64_t idx = so[gg] + (int64_t)r * st;
-          v[j] = k < 3 ? __ldg(src + idx) : src[idx];
+      for (int k = 0; k < 4; ++k) {
+        const T *src = (const T *)p.op[k];
+        const int64_t st = p.as[k];
+        const int64_t *so = soff + k * G;
+        T *dst = buf + (size_t)k * G * LD;
+#pragma unroll 4
+        for (int j = 0; j < M; ++j) {
+          const uint32_t e = (uint32_t)tid + (uint32_t)j * (uint32_t)nt;
+          uint32_t gg, r;
+          if (ROWMAJOR) {
+            gg = fdiv(e, ndiv);
+            r = e - gg * nv;
+          } else {
+            r = e >> logG;
+            gg = e & (uint32_t)(G - 1);
+          }
+          if (e < tot && (int)gg < gmax)
+            cp_async_elem(dst + (int)gg * LD + padded<T>((int)r), src + so[gg] + (int64_t)r * st);
         }
       }
-#pragma unroll
-      for (int j = 0; j < M; ++j)
-        if (pos[j] >= 0) dst[pos[j]] = v[j];
+      cp_async_commit();
+      cp_async_wait_prev0();
     }
     __syncthreads();
 
