@@ -41,8 +41,9 @@ static void build(tt_layout *L, int which, tridi_dtype dt, int64_t n, int64_t B,
 static void test_threads_bitwise(void **state) {
   (void)state;
   static const int64_t sizes[][2] = {{33, 1037}, {8, 2053}, {1000, 37}, {4097, 3}, {2, 30011}};
-  tt_config cfg[TT_MAX_CONFIGS];
-  const int nc = tt_configs(cfg);
+  tt_config cfg[2 * TT_MAX_CONFIGS];
+  const int nthomas = tt_configs(cfg);
+  const int nc = nthomas + tt_alg_configs(cfg + nthomas); /* compared run to run only */
   uint64_t k = 0;
   for (int t = 0; t < 2; ++t)
     for (int lay = 0; lay < 4; ++lay)
@@ -82,8 +83,10 @@ static void test_threads_bitwise(void **state) {
               tt_info_poison(&I);
               const tridi_status st = tt_problem_execute(&P, plan, I.info);
               if (th == 0 && rep == 0) {
-                tt_expect_status(st, tt_problem_expected_status(&P), ctx);
-                tt_problem_check(&P, ctx, I.info);
+                if (c < nthomas) { /* Thomas family: the reference solver's results and codes */
+                  tt_expect_status(st, tt_problem_expected_status(&P), ctx);
+                  tt_problem_check(&P, ctx, I.info);
+                }
                 st1 = st;
                 memcpy(x1, X->mem, xbytes);
                 memcpy(info1, I.info, (size_t)P.nsys * sizeof *info1);

@@ -738,6 +738,25 @@ int tt_configs(tt_config *cfg) {
   return k;
 }
 
+int tt_alg_configs(tt_config *cfg) {
+  static const struct {
+    tridi_alg alg;
+    const char *name;
+  } algs[] = {{TRIDI_ALG_CR, "cr"},
+              {TRIDI_ALG_PCR, "pcr"},
+              {TRIDI_ALG_RD, "rd"},
+              {TRIDI_ALG_CR_PCR, "cr_pcr"},
+              {TRIDI_ALG_CR_RD, "cr_rd"}};
+  int k = 0;
+  for (int be = 0; be < 2; ++be)
+    for (int j = 0; j < 5; ++j) {
+      char name[64];
+      snprintf(name, sizeof name, "%s/%s", be ? "cpu" : "ref", algs[j].name);
+      add_cfg(cfg, &k, name, be ? TRIDI_BACKEND_CPU : TRIDI_BACKEND_REF, algs[j].alg, TRIDI_SIMD_AUTO, 0);
+    }
+  return k;
+}
+
 void tt_check_plan_info(tridi_plan plan, const tt_config *cfg, int64_t n, int64_t nsys,
                         const char *ctx) {
   tridi_plan_info pi;

@@ -208,6 +208,11 @@ typedef struct tt_config {
  * CPU/THOMAS_REF, CPU/THOMAS with SIMD AUTO and each supported level.
  * Returns the count. */
 int tt_configs(tt_config *cfg);
+/* The REF and CPU rows of the parallel algorithms (CR, PCR, RD, CR+PCR,
+ * CR+RD; tests/algs checks their results and info codes).  The tests that
+ * only compare runs with each other (threads, workspaces) add these.
+ * Returns the count (at most TT_MAX_CONFIGS). */
+int tt_alg_configs(tt_config *cfg);
 /* Check what tridi_plan_get_info says against the configuration. */
 void tt_check_plan_info(tridi_plan plan, const tt_config *cfg, int64_t n, int64_t nsys,
                         const char *ctx);
