@@ -208,7 +208,8 @@ static void test_plan_options(void **state) {
     char what[128];
     snprintf(what, sizeof what, "tridi_plan_create(backend %s, alg %s)", tridi_backend_name(na[k].be),
              tridi_alg_name(na[k].alg));
-    expect_(tridi_plan_create(&p, d, &o), TRIDI_ERR_NOT_SUPPORTED, NULL, what, __LINE__);
+    expect_(tridi_plan_create(&p, d, &o), TRIDI_ERR_NOT_SUPPORTED, tridi_alg_name(na[k].alg), what,
+            __LINE__);
     if (p) {
       tridi_plan_destroy(p);
       p = NULL;
