@@ -295,6 +295,10 @@ static void test_plan_strides(void **state) {
     const int64_t o2[] = {1, -(INT64_MAX / 3)};     /* -4 * (MAX/3) */
     const int64_t o3[] = {INT64_MAX / 5, INT64_MAX / 5}; /* 3*MAX/5 + 4*MAX/5 */
     const int64_t o4[] = {INT64_MAX / 4, 1};        /* 3*MAX/4 elements: bytes overflow */
+    const int64_t o5[] = {-(INT64_MAX / 5), -(INT64_MAX / 5)}; /* -3*MAX/5 - 4*MAX/5 */
+    const int64_t o6[] = {INT64_MIN, 1};
+    PLAN_WITH(shape, 2, 1, op, o5, TRIDI_F32, TRIDI_ERR_INVALID_STRIDE, w);
+    PLAN_WITH(shape, 2, 1, op, o6, TRIDI_F32, TRIDI_ERR_INVALID_STRIDE, w);
     PLAN_WITH(shape, 2, 1, op, o1, TRIDI_F32, TRIDI_ERR_INVALID_STRIDE, w);
     PLAN_WITH(shape, 2, 1, op, o2, TRIDI_F64, TRIDI_ERR_INVALID_STRIDE, w);
     PLAN_WITH(shape, 2, 1, op, o3, TRIDI_F32, TRIDI_ERR_INVALID_STRIDE, w);

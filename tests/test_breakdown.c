@@ -23,7 +23,9 @@ enum kind {
   NINF_D,    /* d_k = -Inf */
   OVERFLOW,  /* row k decoupled, x_k = d_k / b_k overflows: info -(k+1) */
   TWO,       /* zero pivot at row k and NaN at row k+2: info k+1 (the lower row) */
-  TWO_NAN_FIRST /* NaN at row k and zero pivot at row k+2: info -(k+1) */
+  TWO_NAN_FIRST, /* NaN at row k and zero pivot at row k+2: info -(k+1) */
+  BACK_OVERFLOW  /* forward sweep finite, x_{n-2} = big + big overflows in the back
+                    substitution: info -(n-1) */
 };
 
 typedef struct inj {
@@ -83,6 +85,16 @@ static int32_t apply(tt_problem *P, const inj *j) {
       tt_problem_set(P, TT_B, s, k, 0.0);
       tt_problem_set(P, TT_D, s, k + 2, NAN);
       return (int32_t)(k + 1);
+    case BACK_OVERFLOW: /* rows n-2, n-1 decoupled from row n-3 */
+      if (n < 2) return 0;
+      if (n > 2) tt_problem_set(P, TT_A, s, n - 2, 0.0);
+      tt_problem_set(P, TT_B, s, n - 2, 1.0);
+      tt_problem_set(P, TT_C, s, n - 2, -1.0); /* c' = -1 */
+      tt_problem_set(P, TT_D, s, n - 2, big);  /* d' = big */
+      tt_problem_set(P, TT_A, s, n - 1, 0.0);
+      tt_problem_set(P, TT_B, s, n - 1, 1.0);
+      tt_problem_set(P, TT_D, s, n - 1, big); /* x_{n-1} = big, x_{n-2} = 2 big */
+      return (int32_t)-(n - 1);
     case TWO_NAN_FIRST:
       if (k + 2 >= n) return 0;
       tt_problem_set(P, TT_D, s, k, NAN);
@@ -147,6 +159,8 @@ static int make_injections(inj *v, int variant, int64_t n, int64_t B) {
   v[m++] = (inj){22, TWO, mid > 0 ? mid - 1 : 0};
   v[m++] = (inj){23, TWO_NAN_FIRST, 0};
   v[m++] = (inj){B - 1, ZP_EXACT, last};
+  v[m++] = (inj){26, BACK_OVERFLOW, last};
+  v[m++] = (inj){B - 2, BACK_OVERFLOW, last};
   return m;
 }
 
@@ -227,8 +241,9 @@ static void test_breakdown_large_batch(void **state) {
       build(&L, lay, t ? TRIDI_F64 : TRIDI_F32, n, B);
       tt_problem P;
       if (tt_problem_init(&P, &L, tt_case_seed("breakdown_large", k++), NULL)) continue;
-      const inj v[] = {{1036, ZP_ZERO, 32}, {517, NAN_D, 0},  {518, ZP_B0, 0},
-                       {999, NAN_C, 31},    {640, OVERFLOW, 16}, {129, ZP_EXACT, 9}};
+      const inj v[] = {{1036, ZP_ZERO, 32}, {517, NAN_D, 0},      {518, ZP_B0, 0},
+                       {999, NAN_C, 31},    {640, OVERFLOW, 16},   {129, ZP_EXACT, 9},
+                       {700, BACK_OVERFLOW, 32}, {1035, BACK_OVERFLOW, 32}};
       for (size_t j = 0; j < sizeof v / sizeof v[0]; ++j) apply(&P, &v[j]);
       tt_problem_oracle(&P);
       if (tt_problem_expected_status(&P) != TRIDI_ERR_ZERO_PIVOT)

@@ -395,9 +395,12 @@ static void test_large(void **state) {
   (void)state;
   tt_config cfg[TT_MAX_CONFIGS];
   const int nc = tt_configs(cfg);
-  for (int lay = 0; lay < 3; ++lay) {
+  for (int lay = 0; lay < 4; ++lay) {
     tt_layout L;
-    if (lay == 0) { /* f32 contiguous systems, padded rows: 8197 x 2051 floats = 67 MB */
+    if (lay == 3) { /* f32 interleaved: 1031 x 16411 floats = 68 MB */
+      const int64_t shape[] = {1031, 16411};
+      tt_layout_packed(&L, "large interleaved", TRIDI_F32, 2, shape, 0);
+    } else if (lay == 0) { /* f32 contiguous systems, padded rows: 8197 x 2051 floats = 67 MB */
       const int64_t shape[] = {8197, 2051}, st[] = {2051 + 5, 1};
       tt_layout_packed(&L, "large padded rows", TRIDI_F32, 2, shape, 1);
       for (int op = 0; op < TT_NOPS; ++op) tt_layout_strides(&L, op, st);
@@ -410,8 +413,14 @@ static void test_large(void **state) {
       tt_layout_packed(&L, "large contiguous in place", TRIDI_F64, 2, shape, 1);
       L.inplace = 1;
     }
+    /* x (d when in place) 64-byte aligned, with a cache line of guard before
+     * it: the aligned non-temporal stores are taken */
+    const int64_t line = 64 / (int64_t)tridi_dtype_size(L.dtype);
+    tt_guards g = {{0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}};
+    g.lead[TT_X] = g.lead[TT_D] = line;
+    g.tail[TT_X] = g.tail[TT_D] = 5;
     tt_problem P;
-    if (tt_problem_init(&P, &L, tt_case_seed("large", (uint64_t)lay), NULL)) continue;
+    if (tt_problem_init(&P, &L, tt_case_seed("large", (uint64_t)lay), &g)) continue;
     char lstr[400];
     tt_layout_str(&P.L, lstr, sizeof lstr);
     tt_info I;

@@ -140,8 +140,10 @@ typedef struct tt_problem {
 } tt_problem;
 
 /* Guards (elements) around each allocation: lead[op] before the lowest
- * described element, tail[op] after the highest.  NULL: defaults (x: 3 and
- * 5; inputs: 0..3 before, 0 after, so ASan sees reads past the end). */
+ * described element, tail[op] after the highest.  Allocations are 64-byte
+ * aligned, so lead[op] * esize sets the alignment of the lowest element.
+ * NULL: defaults (x: 3 and 5, not 64-byte aligned; inputs: 0..3 before, 0
+ * after, so ASan sees reads past the end). */
 typedef struct tt_guards {
   int64_t lead[TT_NOPS];
   int64_t tail[TT_NOPS];
