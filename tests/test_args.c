@@ -48,6 +48,12 @@ static int expect_(tridi_status got, tridi_status want, const char *word, const 
 }
 #define EXPECT(call, want, word) expect_((call), (want), (word), #call, __LINE__)
 
+/* test_plan_alloc asks for petabytes: under AddressSanitizer let malloc
+ * return NULL instead of aborting (ASan reads this hook at start-up; an
+ * ASAN_OPTIONS setting of the same flag still wins). */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return "allocator_may_return_null=1"; }
+
 /* ---- descriptor ---------------------------------------------------------- */
 
 static tridi_desc sentinel(void) { return (tridi_desc)(uintptr_t)0x10; }
@@ -334,6 +340,33 @@ static void test_plan_strides_injective_interleaved(void **state) {
   tt_assert_no_failures();
 }
 
+/* Systems too long for any workspace: TRIDI_ERR_ALLOC (or, where a solver
+ * cannot even size its workspace, ALLOC too), *plan NULL, a message. */
+static void test_plan_alloc(void **state) {
+  (void)state;
+  tt_config cfg[TT_MAX_CONFIGS];
+  const int nc = tt_configs(cfg);
+  const int64_t ns[] = {INT64_C(1) << 50, INT64_C(1) << 60};
+  for (int k = 0; k < 2; ++k)
+    for (int c = 0; c < nc; ++c) {
+      const int64_t shape[] = {1, ns[k]};
+      tridi_desc d;
+      /* 2^60 floats: byte offsets still fit in int64 (2^60 doubles would not) */
+      assert_int_equal(tridi_desc_create(&d, k ? TRIDI_F32 : TRIDI_F64, 2, shape, 1), TRIDI_SUCCESS);
+      tridi_plan p = sentinel_plan();
+      char what[160];
+      snprintf(what, sizeof what, "[%s] tridi_plan_create with n = 2^%d", cfg[c].name, k ? 60 : 50);
+      expect_(tridi_plan_create(&p, d, cfg[c].null_opts ? NULL : &cfg[c].opts), TRIDI_ERR_ALLOC, NULL, what,
+              __LINE__);
+      if (p) {
+        tt_fail("%s: *plan not NULL after a failure", what);
+        if (p != sentinel_plan()) tridi_plan_destroy(p);
+      }
+      tridi_desc_destroy(d);
+    }
+  tt_assert_no_failures();
+}
+
 /* ---- execute ------------------------------------------------------------------ */
 
 static void make_problem(tt_problem *P, tridi_dtype dt, uint64_t k) {
@@ -585,6 +618,7 @@ int main(int argc, char **argv) {
       TT_TEST(test_plan_options),
       TT_TEST(test_plan_strides),
       TT_TEST(test_plan_strides_injective_interleaved),
+      TT_TEST(test_plan_alloc),
       TT_TEST(test_execute_null),
       TT_TEST(test_execute_misaligned),
       TT_TEST(test_execute_overlap),
