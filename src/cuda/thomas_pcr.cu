@@ -9,22 +9,27 @@
  * interior unknowns.  Every input element is read once from device memory
  * and every output written once: intermediates stay on chip.
  *
- * Two kernels:
- *  - staged:    G systems per block; the block copies the tile of a, b, c, d
- *               into shared memory with coalesced loads (row-major order when
- *               the solve axis is the contiguous one, system-major when
- *               neighbouring systems are adjacent), threads read their chunks
- *               from there and keep 3 M intermediates in registers; x goes
- *               back through shared memory.  n up to ~8192 (f32) / 4096 (f64).
+ * Three kernels (docs/cuda.md has the table):
+ *  - staged:    systems along the contiguous axis, and layouts whose
+ *               neighbouring systems are not adjacent.  G systems per block;
+ *               the block copies the tile of a, b, c, d into shared memory
+ *               with cp.async (16-byte copies when aligned, element-size
+ *               otherwise), threads read their chunks from there and keep
+ *               3 M intermediates in registers; x goes back through shared
+ *               memory.  n up to 8192 (f32) / 4096 (f64).
+ *  - direct:    neighbouring systems adjacent in memory (interleaved
+ *               batches, middle axes): G systems across a warp, loads and
+ *               stores straight between device memory and registers.
  *  - streaming: any n; each thread sweeps its chunk of m = ceil(n / P) rows
  *               twice to form the reduced rows, then once more to solve,
  *               keeping the forward-sweep factors in the plan's workspace.
- *               Re-reads come mostly from L2, so it is slower (docs/cuda.md).
+ *               Re-reads come from L2 at best, so it is slower.
  *
- * Breakdown: a system whose computed x has a NaN/Inf is re-checked by one
- * thread with the reference Thomas recurrences on the (still intact) inputs
- * before x is stored, so info carries the same code as the CPU backends
- * whenever the Thomas sweep itself breaks down.  See docs/cuda.md. */
+ * Breakdown: a system with a NaN/Inf input, a zero b_0 or a NaN/Inf in its
+ * computed x is re-checked by one thread with the reference Thomas
+ * recurrences on the (still intact) inputs before x is stored, so info
+ * carries the same code as the CPU backends whenever the Thomas sweep itself
+ * breaks down.  See docs/cuda.md. */
 #include "cuda_backend.h"
 #include "tuning.h"
 
@@ -125,12 +130,6 @@ __device__ int32_t seq_check(const KParams &p, int64_t s, int64_t bad_row) {
   return (int32_t)(-(bad_row + 1));
 }
 
-/* Shared-memory header of both kernels: per-system offsets and flags. */
-struct BlockHdr {
-  int64_t *soff; /* [5][G] */
-  int *badrow;   /* [G], padded to 8 bytes each */
-};
-
 template <typename T>
 __device__ __forceinline__ T identity_value(int op) {
   return op == 1 ? (T)1 : (T)0;
@@ -182,7 +181,7 @@ __device__ __forceinline__ void pcr_reduced(T *rs, T *rp, T *rq, int base, int s
   }
 }
 
-/* Common tail of both kernels, after the reduced solve: decide breakdown and
+/* Common tail of the kernels, after the reduced solve: decide breakdown and
  * write info.  Returns after a barrier, so x may be stored afterwards (in
  * place, x is d: the sequential check must finish reading d first). */
 template <typename T>
