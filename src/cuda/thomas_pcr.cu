@@ -630,7 +630,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
  * Workspace: gridDim.x * G * P * m elements (forward factors of phase 3).   */
 /* ------------------------------------------------------------------------ */
 
-template <typename T>
+template <typename T, bool SMEM_FACTORS>
 __global__ void __launch_bounds__(kMaxThreads)
     tridi_thomas_pcr_stream(KParams p, int logG, int P, int64_t m) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -645,7 +645,9 @@ __global__ void __launch_bounds__(kMaxThreads)
   const int g = tid & (G - 1);
   const int chunk = tid >> logG;
   const int64_t n = p.n;
-  T *wsb = (T *)p.ws + (size_t)blockIdx.x * G * P * m;
+  /* forward factors of phase 3: G P m values, in shared memory when they fit
+   * (SMEM_FACTORS, no workspace), else in this block's slice of the workspace */
+  T *wsb = SMEM_FACTORS ? rq + (size_t)2 * G * P : (T *)p.ws + (size_t)blockIdx.x * G * P * m;
 
   for (int64_t sbase = (int64_t)blockIdx.x * G; sbase < p.nsys;
        sbase += (int64_t)gridDim.x * G) {
@@ -829,8 +831,9 @@ const void *pick_direct(int M) {
 }
 
 template <typename T>
-const void *pick_stream() {
-  return (const void *)tridi_thomas_pcr_stream<T>;
+const void *pick_stream(bool smem_factors) {
+  return smem_factors ? (const void *)tridi_thomas_pcr_stream<T, true>
+                      : (const void *)tridi_thomas_pcr_stream<T, false>;
 }
 
 /* Restores the caller's current device on scope exit. */
@@ -1043,7 +1046,14 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
     cp->m_stream = m;
     cp->threads = (int)(G * P);
     cp->smem = (size_t)G * (5 * 8 + 8) + es * (size_t)6 * G * P;
-    cp->func = f64 ? pick_stream<double>() : pick_stream<float>();
+    const size_t factors = es * (size_t)G * P * m;
+    const bool smem_factors = cp->smem + factors <= smem_max;
+    if (smem_factors) cp->smem += factors;
+    cp->func = f64 ? pick_stream<double>(smem_factors) : pick_stream<float>(smem_factors);
+    if (cp->smem > 48 * 1024) {
+      e = cudaFuncSetAttribute(cp->func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cp->smem);
+      if (e != cudaSuccess) return cuda_err(e, "tridi_plan_create: cudaFuncSetAttribute");
+    }
     int per_sm = 0;
     e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cp->func, cp->threads, cp->smem);
     if (e != cudaSuccess) return cuda_err(e, "tridi_plan_create: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
@@ -1052,9 +1062,9 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
     const int64_t resident = (int64_t)per_sm * prop.multiProcessorCount;
     if (blocks > resident) blocks = resident;
     cp->grid = (unsigned)blocks;
-    plan->ws_bytes = (size_t)blocks * G * P * m * es;
-    snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_stream_g%d_p%d_m%lld_%s",
-             cp->G, cp->P, (long long)m, tn);
+    plan->ws_bytes = smem_factors ? 0 : (size_t)blocks * G * P * m * es;
+    snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_stream%s_g%d_p%d_m%lld_%s",
+             smem_factors ? "" : "_ws", cp->G, cp->P, (long long)m, tn);
   }
   if (cp->smem > 48 * 1024) {
     e = cudaFuncSetAttribute(cp->func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cp->smem);
