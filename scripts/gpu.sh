@@ -6,19 +6,22 @@
 #                                (default build,test,sanitize,bench)
 #
 # Environment:
-#   OUT            where logs and CSV files go (default ./gpu-out)
+#   OUT            where logs and CSV files go (default ./out-gpu)
 #   BUILD          build directory (default build-gpu)
 #   BENCH_ARGS     extra arguments of `tridi bench` (e.g. "--quick")
 #   TRIDI_GPU_DEPS folder of .deb files (cmocka, LAPACK) to unpack when the
-#                  machine lacks them (default .gpudeps; see docs/cuda.md)
+#                  machine lacks them (default .devcarry/gpudeps, ignored by
+#                  git: name .devcarry in the device call's carry list; see
+#                  docs/cuda.md)
 #
 # The lent GPU of this workplace has CUDA, CMake and compilers but neither
 # cmocka nor LAPACK; docs/cuda.md says how the .deb files are fetched and
-# carried.  Everything the run prints is also in $OUT/*.log.
+# carried.  Without a GPU the test stage reports the GPU test as skipped and
+# the sanitize and bench stages fail.  Everything the run prints is also in $OUT/*.log.
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
-OUT=${OUT:-$ROOT/gpu-out}
+OUT=${OUT:-$ROOT/out-gpu}
 BUILD=${BUILD:-$ROOT/build-gpu}
 STAGES=",${1:-build,test,sanitize,bench},"
 mkdir -p "$OUT"
@@ -35,7 +38,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --f
 say "device: $(sed -n 2p "$OUT/build.log")"
 
 # ---- dependencies (cmocka, LAPACK) from carried .deb files ------------------
-DEPS_DEBS=${TRIDI_GPU_DEPS:-$ROOT/.gpudeps}
+DEPS_DEBS=${TRIDI_GPU_DEPS:-$ROOT/.devcarry/gpudeps}
 CMAKE_EXTRA=()
 if { [ ! -f /usr/include/cmocka.h ] || ! ldconfig -p | grep -qE 'liblapack.so|libopenblas.so'; } &&
    [ -d "$DEPS_DEBS" ]; then
