@@ -301,7 +301,10 @@ tridi_status tridi_plan_destroy(tridi_plan plan);
  *
  * Thread safety: concurrent calls on one plan are safe; they take turns on
  * the plan's workspace.  Use tridi_execute_ws with per-thread workspaces to
- * run them truly in parallel.
+ * run them truly in parallel.  CUDA plans whose workspace size is nonzero:
+ * the plan's own workspace is shared by every stream, so executes of one plan
+ * on several streams at once must use tridi_execute_ws with one workspace per
+ * stream (the turn-taking covers the host call, not the queued kernels).
  */
 tridi_status tridi_execute(tridi_plan plan, const void *a, const void *b,
                            const void *c, const void *d, void *x,
