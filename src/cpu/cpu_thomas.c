@@ -18,8 +18,45 @@
  * strided-vector layouts, in tiles of G rows.  See docs/perf-log.md. */
 #define TRIDI_CPU_PREFETCH_TILES 2
 
+/* The lane dimension: the batch dim with the smallest nonzero |stride| of x
+ * (the innermost such dim on ties); -1 when there is none. */
+static int lane_dim_of(const tridi_layout *L) {
+  int lane_dim = -1;
+  int64_t best = 0;
+  for (int j = 0; j < L->nbatch; ++j) {
+    const int64_t sx = L->bstride[TRIDI_OP_X][j];
+    const int64_t a = sx < 0 ? -sx : sx; /* |INT64_MIN| cannot be a valid stride here */
+    if (a != 0 && (best == 0 || a <= best)) {
+      best = a;
+      lane_dim = j;
+    }
+  }
+  return lane_dim;
+}
+
+/* Access class of operand k given the lane dimension. */
+static tridi_cpu_class class_of(const tridi_layout *L, int lane_dim, int k) {
+  if (lane_dim < 0) return k == TRIDI_OP_X ? TRIDI_CPU_GATHER : TRIDI_CPU_BCAST;
+  const int64_t ls = L->bstride[k][lane_dim];
+  if (ls == 1) return TRIDI_CPU_VEC;
+  if (ls == 0) return k == TRIDI_OP_X ? TRIDI_CPU_GATHER : TRIDI_CPU_BCAST;
+  if (L->axis_stride[k] == 1) return TRIDI_CPU_TRANS;
+  return TRIDI_CPU_GATHER;
+}
+
+/* 1 when some operand is TRANS: the group is then narrower on AVX-512
+ * (fewer concurrent line streams; see docs/perf-log.md). */
+static int narrow_of(const struct tridi_plan_s *plan) {
+  const int ld = lane_dim_of(&plan->lay);
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
+    if (class_of(&plan->lay, ld, k) == TRIDI_CPU_TRANS) return 1;
+  return 0;
+}
+
 static int lanes_of(const struct tridi_plan_s *plan) {
-  const int u = plan->simd == TRIDI_SIMD_AVX512 ? TRIDI_CPU_UNROLL_AVX512 : TRIDI_CPU_UNROLL;
+  int u = TRIDI_CPU_UNROLL;
+  if (plan->simd == TRIDI_SIMD_AVX512)
+    u = narrow_of(plan) ? TRIDI_CPU_UNROLL_AVX512_NARROW : TRIDI_CPU_UNROLL_AVX512;
   return (int)(64 / plan->esize) * u;
 }
 static int rows_of(const struct tridi_plan_s *plan) { return (int)(64 / plan->esize); }
@@ -72,18 +109,7 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   P->n = L->n;
   P->lanes = G;
 
-  /* lane dim: the batch dim with the smallest nonzero |stride| of x (the
-   * innermost such dim on ties) */
-  P->lane_dim = -1;
-  int64_t best = 0;
-  for (int j = 0; j < L->nbatch; ++j) {
-    const int64_t sx = L->bstride[TRIDI_OP_X][j];
-    const int64_t a = sx < 0 ? -sx : sx; /* |INT64_MIN| cannot be a valid stride here */
-    if (a != 0 && (best == 0 || a <= best)) {
-      best = a;
-      P->lane_dim = j;
-    }
-  }
+  P->lane_dim = lane_dim_of(L);
   P->lane_ext = P->lane_dim >= 0 ? L->bext[P->lane_dim] : 1;
   /* system-number step of each batch dim (row-major over bext) */
   int64_t sysmul[TRIDI_MAX_RANK];
@@ -107,19 +133,8 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
     P->astride[k] = L->axis_stride[k];
     P->lstride[k] = P->lane_dim >= 0 ? L->bstride[k][P->lane_dim] : 0;
-    if (P->lane_dim < 0)
-      P->cls[k] = k == TRIDI_OP_X ? TRIDI_CPU_GATHER : TRIDI_CPU_BCAST;
-    else if (P->lstride[k] == 1)
-      P->cls[k] = TRIDI_CPU_VEC;
-    else if (P->lstride[k] == 0)
-      P->cls[k] = TRIDI_CPU_BCAST;
-    else if (P->astride[k] == 1)
-      P->cls[k] = TRIDI_CPU_TRANS;
-    else
-      P->cls[k] = TRIDI_CPU_GATHER;
+    P->cls[k] = class_of(L, P->lane_dim, k);
   }
-  /* x never broadcasts (distinct elements, distinct addresses) */
-  if (P->cls[TRIDI_OP_X] == TRIDI_CPU_BCAST) P->cls[TRIDI_OP_X] = TRIDI_CPU_GATHER;
 
   /* Sub-groups: where rows are contiguous across lanes (VEC), sweep S
    * neighbouring groups tile by tile together, so that each row is read as
@@ -181,7 +196,10 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
 #ifdef TRIDI_CPU_HAVE_AVX512
     case TRIDI_SIMD_AVX512:
       simd = "avx512";
-      P->kernel = f32 ? tridi_cpu_thomas_kernel_avx512_f32 : tridi_cpu_thomas_kernel_avx512_f64;
+      if (G == 64 / (int)plan->esize * TRIDI_CPU_UNROLL_AVX512_NARROW)
+        P->kernel = f32 ? tridi_cpu_thomas_kernel_avx512n_f32 : tridi_cpu_thomas_kernel_avx512n_f64;
+      else
+        P->kernel = f32 ? tridi_cpu_thomas_kernel_avx512_f32 : tridi_cpu_thomas_kernel_avx512_f64;
       break;
 #endif
 #ifdef TRIDI_CPU_HAVE_AVX2

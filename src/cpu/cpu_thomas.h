@@ -20,6 +20,11 @@
 #ifndef TRIDI_CPU_UNROLL_AVX512
 #define TRIDI_CPU_UNROLL_AVX512 4 /* 32 zmm registers hold 4 chains */
 #endif
+/* AVX-512 kernel for layouts with a TRANS operand (contiguous systems):
+ * fewer lanes, fewer concurrent line streams (suffix avx512n). */
+#ifndef TRIDI_CPU_UNROLL_AVX512_NARROW
+#define TRIDI_CPU_UNROLL_AVX512_NARROW 2
+#endif
 
 /* Most sub-groups of G lanes one work item sweeps together (tridi_cpu_thomas_priv.sub). */
 #define TRIDI_CPU_MAX_SUB 8
@@ -85,6 +90,7 @@ TRIDI_CPU_DECLARE_KERNELS(avx2)
 #endif
 #ifdef TRIDI_CPU_HAVE_AVX512
 TRIDI_CPU_DECLARE_KERNELS(avx512)
+TRIDI_CPU_DECLARE_KERNELS(avx512n)
 #endif
 
 /* Record system s's info code in a thread's result slot (keeps the lowest s). */
