@@ -41,10 +41,10 @@ int tridi_ref_alg_known(tridi_alg alg) {
 
 int64_t tridi_ref_alg_work_elems(int64_t n) { return n > 0 ? 22 * n : 0; }
 
-int64_t tridi_ref_alg_switch(tridi_alg alg, int64_t n) {
+int64_t tridi_ref_alg_switch(tridi_alg alg, tridi_dtype dtype, int64_t n) {
   switch (alg) {
-    case TRIDI_ALG_CR_PCR: return TRIDI_REF_CR_PCR_SWITCH;
-    case TRIDI_ALG_CR_RD: return TRIDI_REF_CR_RD_SWITCH;
+    case TRIDI_ALG_CR_PCR: return n <= 256 ? 64 : n <= 512 ? 128 : 256;
+    case TRIDI_ALG_CR_RD: return dtype == TRIDI_F32 ? 32 : (n <= 128 ? 64 : 128);
     case TRIDI_ALG_PCR:
     case TRIDI_ALG_RD: return n;
     default: return 1;
@@ -69,7 +69,7 @@ static int32_t solve_system(const struct tridi_plan_s *plan, const tridi_args *a
   int64_t off[TRIDI_NUM_OPERANDS];
   tridi_layout_offsets(L, s, off);
   const int64_t *st = L->axis_stride;
-  const int64_t sw = tridi_ref_alg_switch(plan->alg, L->n);
+  const int64_t sw = tridi_ref_alg_switch(plan->alg, plan->dtype, L->n);
   if (plan->dtype == TRIDI_F32) {
     const float *const *p = (const float *const *)args->op;
     return tridi_ref_alg_f32(plan->alg, sw, L->n, p[0] + off[0], st[0], p[1] + off[1], st[1],

@@ -46,12 +46,20 @@
 extern "C" {
 #endif
 
-/* Intermediate-system sizes of the hybrids on the REF and CPU backends: CR
- * steps while the system has more than this many equations.  The GPU
- * kernels use their measured values (src/cuda); the reference functions
- * take the switch as an argument so that tests compare like with like. */
-#define TRIDI_REF_CR_PCR_SWITCH 64
-#define TRIDI_REF_CR_RD_SWITCH 32
+/* Intermediate-system size of the hybrids: CR steps while the system has
+ * more than tridi_ref_alg_switch() equations.  One table for every backend
+ * (REF, CPU, CUDA), so that the REF/CPU rows compute exactly the algorithm
+ * the GPU runs and the accuracy study describes it.  The values are the
+ * fastest of a sweep on an NVIDIA H200 (docs/algorithms.md, "Switch size"),
+ * except CR+RD in f32, capped at 32 for accuracy (RD in f32 loses its digits
+ * beyond ~50 equations even on well-conditioned systems; with 64, 8% of the
+ * Laplace-like systems of docs/accuracy.md are reported, with 32 under 1%,
+ * for 4-10% more time):
+ *
+ *   CR+PCR  f32, f64   n <= 256: 64   n <= 512: 128   else 256
+ *   CR+RD   f32        32
+ *   CR+RD   f64        n <= 128: 64   else 128
+ */
 
 /* RD's loss-of-significance test (RD and the RD part of CR+RD): the first
  * row k whose backward error |r_k| / (|a_k x_{k-1}| + |b_k x_k| +
@@ -66,8 +74,8 @@ int tridi_ref_alg_known(tridi_alg alg);
 /* Elements of scratch (of the element type) one system of length n needs. */
 int64_t tridi_ref_alg_work_elems(int64_t n);
 
-/* Default switch of a hybrid for the REF/CPU rows (1 for CR, n for PCR/RD). */
-int64_t tridi_ref_alg_switch(tridi_alg alg, int64_t n);
+/* Switch of algorithm alg for n (the table above; 1 for CR, n for PCR/RD). */
+int64_t tridi_ref_alg_switch(tridi_alg alg, tridi_dtype dtype, int64_t n);
 
 /* Solve one strided system with algorithm alg and hybrid switch sw (the
  * largest intermediate system; <= 1 means CR steps down to one equation).

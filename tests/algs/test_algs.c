@@ -124,7 +124,8 @@ static void fill_lap(tt_problem *P, uint64_t seed) {
 /* May RD / CR+RD report a loss of significance (-k) on these data?  On the
  * dominant family: yes (RD's error grows like (|b|/|c|)^n).  On the
  * Laplacian-like family: in f32 beyond n = 16 (RD reports a loss from n ~ 50
- * on in most seeds, CR+RD's 32-equation RD in 2 seeds of 40); f64: never. */
+ * on in most seeds, CR+RD's 32-equation RD in 2 seeds of 40); f64:
+ * never. */
 static int loss_allowed(const tt_problem *P, tridi_alg alg, int mode) {
   if (!is_rd(alg)) return 0;
   if (mode == 0) return 1;
@@ -283,7 +284,7 @@ static void inject(tt_problem *P, tridi_alg alg, int32_t want[NSYS_BD], int *ovf
   tt_problem_set(P, TT_D, S_NAN, kn, NAN);
   want[S_NAN] = (int32_t)-(kn + 1);
   /* zero divisor */
-  const int64_t sw = tridi_ref_alg_switch(alg, n);
+  const int64_t sw = tridi_ref_alg_switch(alg, P->L.dtype, n);
   const int rd_path = alg == TRIDI_ALG_RD || (alg == TRIDI_ALG_CR_RD && n <= sw);
   if (rd_path && n >= 2) {
     const int64_t k = (n - 1) / 3; /* < n-1 */

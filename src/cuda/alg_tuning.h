@@ -1,0 +1,22 @@
+/* Switch sizes of the CUDA hybrids CR+PCR and CR+RD (src/cuda/alg_paper001.cu):
+ * the table every backend shares, tridi_ref_alg_switch() in src/ref/ref_algs.h
+ * (measured on an NVIDIA H200, docs/algorithms.md "Switch size").
+ * TRIDI_CUDA_TUNING builds let env TRIDI_CUDA_ALG_SWITCH override it for
+ * sweeps. */
+#ifndef TRIDI_CUDA_ALG_TUNING_H
+#define TRIDI_CUDA_ALG_TUNING_H
+
+#include "../ref/ref_algs.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+static inline int64_t tridi_cuda_alg_switch(tridi_alg alg, tridi_dtype dt, int64_t n) {
+#ifdef TRIDI_CUDA_TUNING
+  const char *env = getenv("TRIDI_CUDA_ALG_SWITCH");
+  if (env && atoll(env) > 0) return atoll(env);
+#endif
+  return tridi_ref_alg_switch(alg, dt, n);
+}
+
+#endif

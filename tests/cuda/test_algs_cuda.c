@@ -1,0 +1,440 @@
+/* Issue 4 on the GPU: every explicit CUDA algorithm (Thomas without
+ * transposition / shared-memory / register-shuffle transposition, CR, PCR,
+ * RD, CR+PCR, CR+RD) against the oracles and against the same algorithm on
+ * the CPU (src/ref/ref_algs.c, with the switch size the GPU plan used), for
+ * n in {1,2,3,5,31,32,33,63,64,65,511,512,513,1000,4097,20000}, f32/f64,
+ * contiguous, interleaved, randomly strided and in-place layouts; and the
+ * breakdown codes of each algorithm, exactly as defined in ref_algs.h.
+ *
+ * Each problem is built on the host by tt_problem_init, copied whole
+ * (padding included) to the device, solved, and copied back, so that
+ * tt_problem_check sees x, its padding and info exactly as the GPU left
+ * them.  Without a visible GPU every test is skipped (exit 77). */
+#include "ref_algs.h"
+#include "tt.h"
+
+#include <cuda_runtime_api.h>
+
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int g_have_gpu = 0;
+
+#define SKIP_WITHOUT_GPU()                                   \
+  do {                                                       \
+    if (!g_have_gpu) {                                       \
+      fprintf(stderr, "skipped: no CUDA device visible\n");  \
+      skip();                                                \
+    }                                                        \
+  } while (0)
+
+#define CUDA_OK(call)                                                                   \
+  do {                                                                                  \
+    const cudaError_t e_ = (call);                                                      \
+    if (e_ != cudaSuccess) fail_msg("%s:%d: %s: %s", __FILE__, __LINE__, #call,          \
+                                    cudaGetErrorString(e_));                            \
+  } while (0)
+
+/* the issue's list, plus 20000: several CR levels in global memory */
+static const int64_t NS[] = {1, 2, 3, 5, 31, 32, 33, 63, 64, 65, 511, 512, 513, 1000, 4097, 20000};
+#define NNS ((int)(sizeof NS / sizeof NS[0]))
+
+static const tridi_alg ALGS[] = {TRIDI_ALG_THOMAS, TRIDI_ALG_THOMAS_SHARED, TRIDI_ALG_THOMAS_SHUFFLE,
+                                 TRIDI_ALG_CR,     TRIDI_ALG_PCR,           TRIDI_ALG_RD,
+                                 TRIDI_ALG_CR_PCR, TRIDI_ALG_CR_RD};
+#define NALGS ((int)(sizeof ALGS / sizeof ALGS[0]))
+
+static int is_rd(tridi_alg a) { return a == TRIDI_ALG_RD || a == TRIDI_ALG_CR_RD; }
+static int is_thomas(tridi_alg a) {
+  return a == TRIDI_ALG_THOMAS || a == TRIDI_ALG_THOMAS_SHARED || a == TRIDI_ALG_THOMAS_SHUFFLE;
+}
+
+/* ---- device mirror of a tt_problem ------------------------------------- */
+
+typedef struct dev_problem {
+  void *mem[TT_NOPS];
+  int32_t *info;
+} dev_problem;
+
+static int has_buf(const tt_problem *P, int op) { return !(op == TT_X && P->L.inplace); }
+
+static void dev_upload(const tt_problem *P, dev_problem *D) {
+  memset(D, 0, sizeof *D);
+  for (int op = 0; op < TT_NOPS; ++op) {
+    if (!has_buf(P, op)) continue;
+    const size_t bytes = (size_t)(P->buf[op].len > 0 ? P->buf[op].len : 1) * P->es;
+    CUDA_OK(cudaMalloc(&D->mem[op], bytes));
+    if (P->buf[op].len > 0)
+      CUDA_OK(cudaMemcpy(D->mem[op], P->buf[op].mem, (size_t)P->buf[op].len * P->es,
+                         cudaMemcpyHostToDevice));
+  }
+  CUDA_OK(cudaMalloc((void **)&D->info, (size_t)(P->nsys > 0 ? P->nsys : 1) * sizeof(int32_t)));
+  CUDA_OK(cudaMemset(D->info, 0x5e, (size_t)(P->nsys > 0 ? P->nsys : 1) * sizeof(int32_t)));
+}
+
+static void *dev_ptr(const tt_problem *P, const dev_problem *D, int op) {
+  if (op == TT_X && P->L.inplace) op = TT_D;
+  return (unsigned char *)D->mem[op] + P->buf[op].base * (int64_t)P->es;
+}
+
+static void dev_download(tt_problem *P, const dev_problem *D, int32_t *info) {
+  for (int op = 0; op < TT_NOPS; ++op) {
+    if (!has_buf(P, op) || P->buf[op].len == 0) continue;
+    CUDA_OK(cudaMemcpy(P->buf[op].mem, D->mem[op], (size_t)P->buf[op].len * P->es,
+                       cudaMemcpyDeviceToHost));
+  }
+  if (P->nsys > 0)
+    CUDA_OK(cudaMemcpy(info, D->info, (size_t)P->nsys * sizeof(int32_t), cudaMemcpyDeviceToHost));
+}
+
+static void dev_free(dev_problem *D) {
+  for (int op = 0; op < TT_NOPS; ++op)
+    if (D->mem[op]) cudaFree(D->mem[op]);
+  if (D->info) cudaFree(D->info);
+  memset(D, 0, sizeof *D);
+}
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static double getx(const tt_problem *P, int64_t s, int64_t i) {
+  int64_t off[TT_NOPS];
+  tt_system_offsets(&P->L, s, off);
+  const int64_t sx = P->L.strides[TT_X][P->L.axis];
+  const char *base = (const char *)tt_ptr(P, TT_X);
+  if (P->es == 4) {
+    float f;
+    memcpy(&f, base + (off[TT_X] + i * sx) * 4, 4);
+    return f;
+  }
+  double v;
+  memcpy(&v, base + (off[TT_X] + i * sx) * 8, 8);
+  return v;
+}
+
+static double sys_resid(const tt_problem *P, int64_t s) {
+  const int64_t n = P->n;
+  double nr = 0, na = 0, nx = 0, nd = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double xi = getx(P, s, i), bi = tt_problem_get_orig(P, TT_B, s, i);
+    const double di = tt_problem_get_orig(P, TT_D, s, i);
+    long double r = (long double)bi * xi - di;
+    double ra = fabs(bi);
+    if (i > 0) {
+      const double ai = tt_problem_get_orig(P, TT_A, s, i);
+      r += (long double)ai * getx(P, s, i - 1);
+      ra += fabs(ai);
+    }
+    if (i < n - 1) {
+      const double ci = tt_problem_get_orig(P, TT_C, s, i);
+      r += (long double)ci * getx(P, s, i + 1);
+      ra += fabs(ci);
+    }
+    if (!isfinite(xi)) return INFINITY;
+    nr = fmax(nr, fabs((double)r));
+    na = fmax(na, ra);
+    nx = fmax(nx, fabs(xi));
+    nd = fmax(nd, fabs(di));
+  }
+  return nr / (na * nx + nd);
+}
+
+/* Laplacian-like SPD family (as tests/algs/test_algs.c). */
+static void fill_lap(tt_problem *P, uint64_t seed) {
+  tt_rng r;
+  tt_rng_init(&r, seed ^ UINT64_C(0x1a9));
+  const double nn = (double)P->n * (double)P->n;
+  for (int64_t s = 0; s < P->nsys; ++s)
+    for (int64_t i = 0; i < P->n; ++i) {
+      double v = tt_rng_uniform(&r, 1.0, 2.0);
+      if (tt_rng_u64(&r) & 1) v = -v;
+      if (i > 0) tt_problem_set(P, TT_A, s, i, -v * (1 - tt_rng_uniform(&r, 0, 1) / nn));
+      tt_problem_set(P, TT_B, s, i, v * (2 + (1 + tt_rng_uniform(&r, 0, 1)) / nn));
+      if (i < P->n - 1) tt_problem_set(P, TT_C, s, i, -v * (1 - tt_rng_uniform(&r, 0, 1) / nn));
+      tt_problem_set(P, TT_D, s, i, tt_rng_uniform(&r, -1, 1));
+    }
+  tt_problem_oracle(P);
+}
+
+/* Switch size the plan used: the "_sw<k>" part of the kernel name (1 if none). */
+static int64_t plan_switch(const char *kernel) {
+  const char *p = kernel ? strstr(kernel, "_sw") : NULL;
+  return p ? strtoll(p + 3, NULL, 10) : 1;
+}
+
+/* Same algorithm on the CPU, system s: info and x (n doubles). */
+static int32_t cpu_same(const tt_problem *P, tridi_alg alg, int64_t sw, int64_t s, double *x) {
+  const int64_t n = P->n;
+  const int64_t we = tridi_ref_alg_work_elems(n) + 8;
+  int32_t code;
+  if (P->es == 4) {
+    float *buf = malloc((size_t)(5 * n + we) * sizeof(float));
+    float *a = buf, *b = a + n, *c = b + n, *d = c + n, *xx = d + n, *w = xx + n;
+    for (int64_t i = 0; i < n; ++i) {
+      a[i] = (float)tt_problem_get_orig(P, TT_A, s, i);
+      b[i] = (float)tt_problem_get_orig(P, TT_B, s, i);
+      c[i] = (float)tt_problem_get_orig(P, TT_C, s, i);
+      d[i] = (float)tt_problem_get_orig(P, TT_D, s, i);
+    }
+    code = is_thomas(alg) ? tridi_ref_thomas_f32(n, a, 1, b, 1, c, 1, d, 1, xx, 1, w)
+                          : tridi_ref_alg_f32(alg, sw, n, a, 1, b, 1, c, 1, d, 1, xx, 1, w);
+    for (int64_t i = 0; i < n; ++i) x[i] = xx[i];
+    free(buf);
+  } else {
+    double *buf = malloc((size_t)(5 * n + we) * sizeof(double));
+    double *a = buf, *b = a + n, *c = b + n, *d = c + n, *xx = d + n, *w = xx + n;
+    for (int64_t i = 0; i < n; ++i) {
+      a[i] = tt_problem_get_orig(P, TT_A, s, i);
+      b[i] = tt_problem_get_orig(P, TT_B, s, i);
+      c[i] = tt_problem_get_orig(P, TT_C, s, i);
+      d[i] = tt_problem_get_orig(P, TT_D, s, i);
+    }
+    code = is_thomas(alg) ? tridi_ref_thomas_f64(n, a, 1, b, 1, c, 1, d, 1, xx, 1, w)
+                          : tridi_ref_alg_f64(alg, sw, n, a, 1, b, 1, c, 1, d, 1, xx, 1, w);
+    for (int64_t i = 0; i < n; ++i) x[i] = xx[i];
+    free(buf);
+  }
+  return code;
+}
+
+/* Run alg on P on the GPU; info out; returns the status; *kernel gets the
+ * plan's kernel name. */
+static tridi_status run_gpu(tt_problem *P, tridi_alg alg, int32_t *info, char *kernel, size_t klen,
+                            const char *ctx, int with_info) {
+  tridi_options o;
+  tridi_options_init(&o);
+  o.backend = TRIDI_BACKEND_CUDA;
+  o.alg = alg;
+  tridi_plan plan = NULL;
+  tridi_status st = tt_problem_plan(P, &o, &plan);
+  if (!tt_expect_status(st, TRIDI_SUCCESS, ctx)) return st;
+  tridi_plan_info pi;
+  memset(&pi, 0, sizeof pi);
+  pi.struct_size = sizeof pi;
+  tridi_plan_get_info(plan, &pi);
+  snprintf(kernel, klen, "%s", pi.kernel ? pi.kernel : "");
+  if (pi.alg != alg) tt_fail("%s: plan runs %s", ctx, tridi_alg_name(pi.alg));
+  dev_problem D;
+  dev_upload(P, &D);
+  st = tridi_execute(plan, dev_ptr(P, &D, TT_A), dev_ptr(P, &D, TT_B), dev_ptr(P, &D, TT_C),
+                     dev_ptr(P, &D, TT_D), dev_ptr(P, &D, TT_X), with_info ? D.info : NULL, NULL);
+  tt_expect_status(st, TRIDI_SUCCESS, ctx);
+  CUDA_OK(cudaDeviceSynchronize());
+  dev_download(P, &D, info);
+  dev_free(&D);
+  tridi_plan_destroy(plan);
+  return st;
+}
+
+typedef int (*builder_fn)(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *rng);
+static int b_contiguous(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *r) {
+  (void)r;
+  const int64_t shape[2] = {batch, n};
+  tt_layout_packed(L, "contiguous", dt, 2, shape, 1);
+  return 1;
+}
+static int b_interleaved(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *r) {
+  (void)r;
+  const int64_t shape[2] = {n, batch};
+  tt_layout_packed(L, "interleaved", dt, 2, shape, 0);
+  return 1;
+}
+static int b_strided(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *r) {
+  const int64_t shape[3] = {2, n, (batch + 1) / 2};
+  tt_layout_packed(L, "strided", dt, 3, shape, 1);
+  for (int op = 0; op < TT_NOPS; ++op) tt_layout_random_strides(L, op, r, 3, 0);
+  return 1;
+}
+
+/* One problem, every algorithm: oracle / contract checks and the same
+ * algorithm on the CPU. */
+static void check_all(tt_problem *P, int mode, const char *lstr) {
+  const double eps = P->es == 4 ? FLT_EPSILON : DBL_EPSILON;
+  const int64_t n = P->n;
+  int32_t *info = malloc((size_t)(P->nsys > 0 ? P->nsys : 1) * sizeof *info);
+  double *xc = malloc((size_t)(n > 0 ? n : 1) * sizeof *xc);
+  for (int a = 0; a < NALGS; ++a) {
+    const tridi_alg alg = ALGS[a];
+    char ctx[640], kernel[96];
+    snprintf(ctx, sizeof ctx, "[%s] [cuda/%s] [%s]", lstr, tridi_alg_name(alg),
+             mode ? "laplacian-like" : "dominant");
+    tt_problem_reset(P);
+    if (run_gpu(P, alg, info, kernel, sizeof kernel, ctx, 1)) continue;
+    if (mode == 0 && !is_rd(alg)) {
+      tt_problem_check(P, ctx, info); /* full check: padding, oracles, info */
+    } else {
+      for (int64_t s = 0; s < P->nsys; ++s) {
+        const double rtol = is_rd(alg) ? TRIDI_RD_MAX_BERR : TT_RESID_C * (double)n * eps;
+        if (info[s] == 0) {
+          const double res = sys_resid(P, s);
+          if (!(res <= rtol)) tt_fail("%s: system %" PRId64 " info 0 but residual %.3g (bound %.3g)",
+                                      ctx, s, res, rtol);
+        } else if (!(is_rd(alg) && info[s] < 0 && (mode == 0 || P->es == 4 || n > 4097) &&
+                     info[s] >= -n) &&
+                   !(alg == TRIDI_ALG_CR_RD && mode == 0 && info[s] > 0 && info[s] <= n)) {
+          tt_fail("%s: system %" PRId64 ": info %" PRId32 " not allowed here", ctx, s, info[s]);
+        }
+      }
+    }
+    /* the same algorithm on the CPU: same verdict where the CPU solves with
+     * margin, and close results */
+    const int64_t sw = plan_switch(kernel);
+    for (int64_t s = 0; s < P->nsys && n > 0; ++s) {
+      const int32_t code = cpu_same(P, alg, sw, s, xc);
+      if (!is_rd(alg) && code != info[s]) {
+        tt_fail("%s: system %" PRId64 ": GPU info %" PRId32 ", CPU %s %" PRId32, ctx, s, info[s],
+                kernel, code);
+        continue;
+      }
+      if (code != 0 || info[s] != 0) continue;
+      double dm = 0, nm = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        dm = fmax(dm, fabs(getx(P, s, i) - xc[i]));
+        nm = fmax(nm, fabs(xc[i]));
+      }
+      /* dominant: both within 16 n eps of the truth; Laplace: cond ~ n^2 */
+      const double tol = (mode ? 4.0 * (double)n * (double)n : 32.0 * (double)n) * eps *
+                         (is_rd(alg) ? 1e6 : 1.0);
+      if (!(dm <= tol * (nm > 0 ? nm : 1)))
+        tt_fail("%s: system %" PRId64 ": GPU and CPU %s differ by %.3g (relative; bound %.3g)", ctx,
+                s, kernel, dm / (nm > 0 ? nm : 1), tol);
+    }
+  }
+  free(info);
+  free(xc);
+}
+
+static void run_oracle(const char *name, builder_fn build, int inplace) {
+  SKIP_WITHOUT_GPU();
+  uint64_t k = 0;
+  for (int t = 0; t < 2; ++t)
+    for (int in = 0; in < NNS; ++in)
+      for (int mode = 0; mode < 2; ++mode) {
+        const tridi_dtype dt = t ? TRIDI_F64 : TRIDI_F32;
+        const int64_t n = NS[in];
+        const uint64_t seed = tt_case_seed(name, k++);
+        tt_rng rng;
+        tt_rng_init(&rng, seed);
+        tt_layout L;
+        build(&L, dt, n, n <= 65 ? 67 : n <= 4097 ? 7 : 3, &rng);
+        L.inplace = inplace;
+        tt_problem P;
+        if (tt_problem_init(&P, &L, seed, NULL)) continue;
+        if (mode) fill_lap(&P, seed);
+        char lstr[400];
+        tt_layout_str(&P.L, lstr, sizeof lstr);
+        check_all(&P, mode, lstr);
+        tt_problem_free(&P);
+      }
+  tt_assert_no_failures();
+}
+
+static void gpu_contiguous(void **s) { (void)s; run_oracle("gpu_algs_contiguous", b_contiguous, 0); }
+static void gpu_interleaved(void **s) { (void)s; run_oracle("gpu_algs_interleaved", b_interleaved, 0); }
+static void gpu_strided(void **s) { (void)s; run_oracle("gpu_algs_strided", b_strided, 0); }
+static void gpu_inplace(void **s) { (void)s; run_oracle("gpu_algs_inplace", b_contiguous, 1); }
+
+/* ---- breakdown: exact codes on the GPU ------------------------------------- */
+
+static void gpu_breakdown(void **state) {
+  (void)state;
+  SKIP_WITHOUT_GPU();
+  static const int64_t BNS[] = {1, 2, 3, 5, 31, 33, 64, 65, 513, 4097};
+  enum { S_NAN = 1, S_ZERO = 3, S_OVF = 5, NB = 7 };
+  uint64_t k = 0;
+  for (int lay = 0; lay < 2; ++lay)
+    for (int t = 0; t < 2; ++t)
+      for (int in = 0; in < (int)(sizeof BNS / sizeof BNS[0]); ++in)
+        for (int a = 0; a < NALGS; ++a) {
+          const tridi_alg alg = ALGS[a];
+          const tridi_dtype dt = t ? TRIDI_F64 : TRIDI_F32;
+          const int64_t n = BNS[in];
+          const uint64_t seed = tt_case_seed("gpu_algs_breakdown", k++);
+          tt_rng rng;
+          tt_rng_init(&rng, seed);
+          tt_layout L;
+          if (lay) b_interleaved(&L, dt, n, NB, &rng);
+          else b_contiguous(&L, dt, n, NB, &rng);
+          tt_problem P;
+          if (tt_problem_init(&P, &L, seed, NULL)) continue;
+          fill_lap(&P, seed);
+          const double big = P.es == 4 ? 0.75 * FLT_MAX : 0.75 * DBL_MAX;
+          /* NaN at row n/2: every algorithm checks the inputs first */
+          tt_problem_set(&P, TT_D, S_NAN, n / 2, NAN);
+          /* the zero divisor: Thomas pivot 1: b_0 = 0; CR/PCR: b_k = 0 at an
+           * even row; RD: c_k = 0 */
+          int64_t kz = n / 3;
+          kz -= kz % 2;
+          if (is_thomas(alg)) kz = 0;
+          int rd_path = 0;
+          char kernel[96] = "";
+          if (is_rd(alg)) {
+            /* the GPU's switch decides whether CR+RD reaches RD at once */
+            int32_t tmp[NB];
+            char ctx0[64];
+            snprintf(ctx0, sizeof ctx0, "switch probe");
+            run_gpu(&P, alg, tmp, kernel, sizeof kernel, ctx0, 1);
+            rd_path = alg == TRIDI_ALG_RD || n <= plan_switch(kernel);
+          }
+          if (rd_path && n >= 2) {
+            kz = (n - 1) / 3;
+            tt_problem_set(&P, TT_C, S_ZERO, kz, 0.0);
+          } else {
+            tt_problem_set(&P, TT_B, S_ZERO, kz, 0.0);
+          }
+          tt_problem_set(&P, TT_D, S_OVF, 0, big);
+          tt_problem_set(&P, TT_B, S_OVF, 0, 1e-3);
+          if (n > 1) tt_problem_set(&P, TT_A, S_OVF, 1, 0.5);
+          tt_problem_oracle(&P);
+          int32_t want[NB] = {0};
+          want[S_NAN] = (int32_t)-(n / 2 + 1);
+          want[S_ZERO] = (int32_t)(kz + 1);
+          /* Thomas: the reference Thomas defines the overflow row */
+          const int ovf_exact = !is_rd(alg);
+          want[S_OVF] = is_thomas(alg) ? P.ref_info[S_OVF] : (n > 1 ? -2 : -1);
+          char lstr[400], ctx[640];
+          tt_layout_str(&P.L, lstr, sizeof lstr);
+          snprintf(ctx, sizeof ctx, "[breakdown %s] [cuda/%s]", lstr, tridi_alg_name(alg));
+          int32_t info[NB];
+          tt_problem_reset(&P);
+          run_gpu(&P, alg, info, kernel, sizeof kernel, ctx, 1);
+          for (int s = 0; s < NB; ++s) {
+            const int loss_ok = is_rd(alg) && P.es == 4 && n > 16 && want[s] == 0 && info[s] < 0;
+            if (s == S_OVF && !ovf_exact) {
+              if (!(info[s] < 0 && info[s] >= -n) && !(info[s] == 0 && sys_resid(&P, s) <= TRIDI_RD_MAX_BERR))
+                tt_fail("%s: system %d: info %" PRId32 ", expected a NaN/Inf code or a solution", ctx,
+                        s, info[s]);
+            } else if (info[s] != want[s] && !loss_ok) {
+              tt_fail("%s: system %d: info %" PRId32 ", expected %" PRId32, ctx, s, info[s], want[s]);
+            }
+          }
+          /* info = NULL must be accepted (status only says SUCCESS on CUDA) */
+          tt_problem_reset(&P);
+          run_gpu(&P, alg, info, kernel, sizeof kernel, ctx, 0);
+          tt_problem_free(&P);
+        }
+  tt_assert_no_failures();
+}
+
+static int setup(void **state) {
+  int count = 0;
+  g_have_gpu = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+  if (!g_have_gpu) (void)cudaGetLastError();
+  return tt_group_setup(state);
+}
+
+int main(int argc, char **argv) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(gpu_contiguous), cmocka_unit_test(gpu_interleaved),
+      cmocka_unit_test(gpu_strided),    cmocka_unit_test(gpu_inplace),
+      cmocka_unit_test(gpu_breakdown),
+  };
+  if (argc > 1) cmocka_set_test_filter(argv[1]);
+  const int rc = cmocka_run_group_tests(tests, setup, NULL);
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) return 77;
+  return rc;
+}
