@@ -54,7 +54,7 @@ extern "C" {
  * except CR+RD in f32, capped at 32 for accuracy (RD in f32 loses its digits
  * beyond ~50 equations even on well-conditioned systems; with 64, 8% of the
  * Laplace-like systems of docs/accuracy.md are reported, with 32 under 1%,
- * for 4-10% more time):
+ * for 8-19% more time on the H200 sweep):
  *
  *   CR+PCR  f32, f64   n <= 256: 64   n <= 512: 128   else 256
  *   CR+RD   f32        32
