@@ -17,6 +17,10 @@ csv="bench/results/bench-$(date -u +%Y%m%d-%H%M%S)-${host}.csv"
 ./build/bench/tools/tridi info
 ./build/bench/tools/tridi bench --csv "$csv" "$@"
 echo "CSV written to $csv"
-if python3 -c 'import matplotlib' >/dev/null 2>&1; then
-  python3 scripts/plot_bench.py "$csv" -o "${csv%.csv}.png" && echo "plot written to ${csv%.csv}.png"
-fi
+# plot with the first Python that has matplotlib (a pyenv python3 may lack it)
+for py in python3 /usr/bin/python3; do
+  if "$py" -c 'import matplotlib' >/dev/null 2>&1; then
+    "$py" scripts/plot_bench.py "$csv" -o "${csv%.csv}.png" && echo "plot written to ${csv%.csv}.png"
+    break
+  fi
+done
