@@ -32,6 +32,45 @@ tridi_status tridi_cpu_alg_init(struct tridi_plan_s *plan);
 tridi_status tridi_cpu_alg_execute(const struct tridi_plan_s *plan, const tridi_args *args);
 /* end issue 4 */
 
+/* src/cpu/cpu_parallel.c: host solvers that go system by system share this.
+ * Each thread keeps its lowest-numbered failing system in a 64-byte slot of
+ * the workspace; the execute status is that of the lowest over all threads,
+ * so it does not depend on the thread count. */
+typedef struct tridi_fail_slot {
+  int64_t sys;   /* lowest failing system seen, INT64_MAX when none */
+  int32_t info;  /* its info code */
+  int32_t internal; /* a solver reported an internal error */
+  char pad[64 - sizeof(int64_t) - 2 * sizeof(int32_t)];
+} tridi_fail_slot;
+
+void tridi_fail_reset(tridi_fail_slot *slots, int nthr);
+/* Record system s's info code (keeps the lowest failing s). */
+static inline void tridi_fail_note(tridi_fail_slot *f, int64_t s, int32_t info) {
+  if (info != 0 && s < f->sys) {
+    f->sys = s;
+    f->info = info;
+  }
+}
+/* TRIDI_ERR_INTERNAL if a slot says so, else the status of the lowest failing system. */
+tridi_status tridi_fail_status(const tridi_fail_slot *slots, int nthr);
+/* Thread t of nt gets items [*b, *e) of `total` (static schedule, contiguous blocks). */
+static inline void tridi_static_range(int64_t total, int t, int nt, int64_t *b, int64_t *e) {
+  const int64_t q = total / nt, r = total % nt;
+  *b = t * q + (t < r ? t : r);
+  *e = *b + q + (t < r ? 1 : 0);
+}
+
+/* Solve every system of the plan with `fn` (one system at a time; returns
+ * the info code, or INT32_MIN for an internal error), systems split over
+ * plan->num_threads OpenMP threads.  args->ws holds num_threads slots
+ * followed by num_threads x work_bytes (a multiple of 64) of scratch: size it
+ * with tridi_run_systems_ws_bytes.  Fills args->info when non-NULL. */
+typedef int32_t (*tridi_system_fn)(const struct tridi_plan_s *plan, const tridi_args *args,
+                                   int64_t s, void *work);
+size_t tridi_run_systems_ws_bytes(const struct tridi_plan_s *plan, size_t work_bytes);
+tridi_status tridi_run_systems(const struct tridi_plan_s *plan, const tridi_args *args,
+                               tridi_system_fn fn, size_t work_bytes);
+
 #ifdef TRIDI_HAVE_CUDA
 #include "../cuda/cuda_backend.h" /* declares the CUDA rows' functions */
 #endif

@@ -165,7 +165,7 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   }
 #endif
   const size_t scr = scratch_bytes(plan, P->sub, P->tile_rows);
-  const size_t per = scr + sizeof(tridi_cpu_fail);
+  const size_t per = scr + sizeof(tridi_fail_slot);
   if (scr == 0 || (size_t)plan->num_threads > SIZE_MAX / per) {
     free(P);
     return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: cpu_thomas workspace overflows");
@@ -223,30 +223,19 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
 tridi_status tridi_cpu_thomas_execute(const struct tridi_plan_s *plan, const tridi_args *args) {
   const tridi_cpu_thomas_priv *P = (const tridi_cpu_thomas_priv *)plan->priv;
   const int nthr = plan->num_threads;
-  tridi_cpu_fail *slots = (tridi_cpu_fail *)args->ws;
-  char *scr = (char *)args->ws + (size_t)nthr * sizeof(tridi_cpu_fail);
-  for (int t = 0; t < nthr; ++t) {
-    slots[t].sys = INT64_MAX;
-    slots[t].info = 0;
-  }
+  tridi_fail_slot *slots = (tridi_fail_slot *)args->ws;
+  char *scr = (char *)args->ws + (size_t)nthr * sizeof(tridi_fail_slot);
+  tridi_fail_reset(slots, nthr);
 #pragma omp parallel num_threads(nthr)
   {
-    /* static schedule: thread t takes a contiguous block of lane groups */
-    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-    const int64_t q = P->nwork / nt, r = P->nwork % nt;
-    const int64_t w0 = t * q + (t < r ? t : r);
-    const int64_t w1 = w0 + q + (t < r ? 1 : 0);
+    /* static schedule: thread t takes a contiguous block of work items */
+    const int t = omp_get_thread_num();
+    int64_t w0, w1;
+    tridi_static_range(P->nwork, t, omp_get_num_threads(), &w0, &w1);
     if (t < nthr && w0 < w1)
       P->kernel(plan, P, args, w0, w1, scr + (size_t)t * P->scratch_bytes, &slots[t]);
   }
-  int64_t sys = INT64_MAX;
-  int32_t info = 0;
-  for (int t = 0; t < nthr; ++t)
-    if (slots[t].sys < sys) {
-      sys = slots[t].sys;
-      info = slots[t].info;
-    }
-  return tridi_info_status(info);
+  return tridi_fail_status(slots, nthr);
 }
 
 void tridi_cpu_thomas_destroy(struct tridi_plan_s *plan) {

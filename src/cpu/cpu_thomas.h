@@ -9,7 +9,7 @@
 #ifndef TRIDI_CPU_THOMAS_H
 #define TRIDI_CPU_THOMAS_H
 
-#include "tridi_internal.h"
+#include "backends.h"
 
 /* Lanes per group = TRIDI_CPU_UNROLL x (64 bytes / sizeof(T)): U independent
  * vectors per row hide the latency of the division chain of the forward
@@ -37,20 +37,13 @@ typedef enum tridi_cpu_class {
   TRIDI_CPU_GATHER = 3  /* anything else: scalar loads/stores with both strides */
 } tridi_cpu_class;
 
-/* Result slot of one thread: the lowest-numbered failing system it saw. */
-typedef struct tridi_cpu_fail {
-  int64_t sys;  /* INT64_MAX when none */
-  int32_t info; /* its info code */
-  char pad[64 - sizeof(int64_t) - sizeof(int32_t)];
-} tridi_cpu_fail;
-
 struct tridi_cpu_thomas_priv;
 
 /* Solve work items [w0, w1) on the calling thread.  scratch: this thread's
  * slice of the workspace (priv->scratch_bytes, 64-byte aligned). */
 typedef void (*tridi_cpu_kernel_fn)(const struct tridi_plan_s *plan,
                                     const struct tridi_cpu_thomas_priv *P, const tridi_args *args,
-                                    int64_t w0, int64_t w1, void *scratch, tridi_cpu_fail *fail);
+                                    int64_t w0, int64_t w1, void *scratch, tridi_fail_slot *fail);
 
 typedef struct tridi_cpu_thomas_priv {
   int64_t n;            /* system length (>= 1) */
@@ -80,10 +73,10 @@ typedef struct tridi_cpu_thomas_priv {
 #define TRIDI_CPU_DECLARE_KERNELS(SFX)                                                          \
   void tridi_cpu_thomas_kernel_##SFX##_f32(const struct tridi_plan_s *,                        \
                                             const tridi_cpu_thomas_priv *, const tridi_args *, \
-                                            int64_t, int64_t, void *, tridi_cpu_fail *);       \
+                                            int64_t, int64_t, void *, tridi_fail_slot *);       \
   void tridi_cpu_thomas_kernel_##SFX##_f64(const struct tridi_plan_s *,                        \
                                             const tridi_cpu_thomas_priv *, const tridi_args *, \
-                                            int64_t, int64_t, void *, tridi_cpu_fail *);
+                                            int64_t, int64_t, void *, tridi_fail_slot *);
 TRIDI_CPU_DECLARE_KERNELS(portable)
 #ifdef TRIDI_CPU_HAVE_AVX2
 TRIDI_CPU_DECLARE_KERNELS(avx2)
@@ -92,13 +85,5 @@ TRIDI_CPU_DECLARE_KERNELS(avx2)
 TRIDI_CPU_DECLARE_KERNELS(avx512)
 TRIDI_CPU_DECLARE_KERNELS(avx512n)
 #endif
-
-/* Record system s's info code in a thread's result slot (keeps the lowest s). */
-static inline void tridi_cpu_fail_note(tridi_cpu_fail *f, int64_t s, int32_t info) {
-  if (info != 0 && s < f->sys) {
-    f->sys = s;
-    f->info = info;
-  }
-}
 
 #endif
