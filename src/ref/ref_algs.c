@@ -9,7 +9,6 @@
 
 #include <float.h>
 #include <math.h>
-#include <omp.h>
 #include <stdio.h>
 
 #define T float
@@ -125,64 +124,16 @@ tridi_status tridi_cpu_alg_init(struct tridi_plan_s *plan) {
   size_t wb = 0;
   tridi_status st = work_bytes(plan, &wb);
   if (st) return st;
-  if ((size_t)plan->num_threads > (SIZE_MAX - 64 * (size_t)plan->num_threads) / wb)
+  if ((plan->ws_bytes = tridi_run_systems_ws_bytes(plan, wb)) == 0)
     return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: %s workspace overflows size_t",
                            plan->solver->name);
-  /* per thread: scratch + one 64-byte slot for its lowest failing system */
-  plan->ws_bytes = (size_t)plan->num_threads * (wb + 64);
   snprintf(plan->kernel_name, sizeof plan->kernel_name, "cpu_%s_%s", alg_tag(plan->alg),
            plan->dtype == TRIDI_F32 ? "f32" : "f64");
   return TRIDI_SUCCESS;
 }
 
-typedef struct {
-  int64_t sys;  /* lowest failing system of the thread, INT64_MAX if none */
-  int32_t info; /* its code */
-  int32_t internal;
-} alg_slot;
-
 tridi_status tridi_cpu_alg_execute(const struct tridi_plan_s *plan, const tridi_args *args) {
-  const int nthr = plan->num_threads;
-  const int64_t nsys = plan->lay.nsys;
   size_t wb = 0;
   if (work_bytes(plan, &wb)) return TRIDI_ERR_INTERNAL;
-  char *slots = (char *)args->ws;
-  char *work = slots + (size_t)nthr * 64;
-  for (int t = 0; t < nthr; ++t) {
-    alg_slot *sl = (alg_slot *)(slots + (size_t)t * 64);
-    sl->sys = INT64_MAX;
-    sl->info = 0;
-    sl->internal = 0;
-  }
-#pragma omp parallel num_threads(nthr)
-  {
-    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-    const int64_t q = nsys / nt, r = nsys % nt;
-    const int64_t s0 = t * q + (t < r ? t : r);
-    const int64_t s1 = s0 + q + (t < r ? 1 : 0);
-    alg_slot *sl = (alg_slot *)(slots + (size_t)t * 64);
-    for (int64_t s = s0; s < s1; ++s) {
-      const int32_t code = solve_system(plan, args, s, work + (size_t)t * wb);
-      if (code == INT32_MIN) {
-        sl->internal = 1;
-        break;
-      }
-      if (args->info) args->info[s] = code;
-      if (code && s < sl->sys) {
-        sl->sys = s;
-        sl->info = code;
-      }
-    }
-  }
-  int64_t sys = INT64_MAX;
-  int32_t info = 0;
-  for (int t = 0; t < nthr; ++t) {
-    const alg_slot *sl = (const alg_slot *)(slots + (size_t)t * 64);
-    if (sl->internal) return TRIDI_ERR_INTERNAL;
-    if (sl->sys < sys) {
-      sys = sl->sys;
-      info = sl->info;
-    }
-  }
-  return tridi_info_status(info);
+  return tridi_run_systems(plan, args, solve_system, wb);
 }
