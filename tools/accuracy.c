@@ -21,6 +21,7 @@
  *             u in (0, 1): symmetric positive definite up to row scaling,
  *             condition ~ n^2, RD's recurrence grows only mildly;
  * d_i uniform in (-1, 1). */
+#include "commands.h"
 #include "tridi.h"
 
 #include <float.h>
@@ -30,8 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int tridi_cmd_accuracy(int argc, char **argv);
 
 void sgtsv_(const int *n, const int *nrhs, float *dl, float *d, float *du, float *b,
             const int *ldb, int *info);
@@ -86,7 +85,10 @@ static void acc_usage(FILE *f) {
           "  --backend B     ref or cpu (default ref)\n"
           "  --seed S        random seed (default 2010)\n"
           "  -o, --output F  write the CSV to F\n"
-          "  -h, --help      this text\n");
+          "  -h, --help      this text\n"
+          "\n"
+          "exit status: 0 done (failures an algorithm reported are data, not errors),\n"
+          "1 a plan or execute failed outright, 2 usage error.\n");
 }
 
 /* Parse a comma list of names into flags; returns 0 on an unknown name. */
@@ -274,13 +276,13 @@ int tridi_cmd_accuracy(int argc, char **argv) {
   while ((ch = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
     switch (ch) {
       case 'f':
-        if (!parse_names(optarg, fam_names, NFAM, fam_on, "family")) return 2;
+        if (!parse_names(optarg, fam_names, NFAM, fam_on, "family")) return TRIDI_EXIT_USAGE;
         break;
       case 't':
-        if (!parse_names(optarg, dt_names, 2, dt_on, "dtype")) return 2;
+        if (!parse_names(optarg, dt_names, 2, dt_on, "dtype")) return TRIDI_EXIT_USAGE;
         break;
       case 'a':
-        if (!parse_names(optarg, alg_names, NALL, alg_on, "algorithm")) return 2;
+        if (!parse_names(optarg, alg_names, NALL, alg_on, "algorithm")) return TRIDI_EXIT_USAGE;
         break;
       case 'n': {
         nn = 0;
@@ -291,7 +293,7 @@ int tridi_cmd_accuracy(int argc, char **argv) {
           const long long v = strtoll(tok, &end, 10);
           if (!end || *end || v < 1 || v > (1LL << 24)) {
             fprintf(stderr, "tridi accuracy: bad n '%s' (1 .. 2^24)\n", tok);
-            return 2;
+            return TRIDI_EXIT_USAGE;
           }
           ns[nn++] = v;
         }
@@ -302,7 +304,7 @@ int tridi_cmd_accuracy(int argc, char **argv) {
         const long long v = strtoll(optarg, &end, 10);
         if (!end || *end || v < 1 || v > (1LL << 20)) {
           fprintf(stderr, "tridi accuracy: bad --batch '%s'\n", optarg);
-          return 2;
+          return TRIDI_EXIT_USAGE;
         }
         batch = v;
         break;
@@ -312,23 +314,23 @@ int tridi_cmd_accuracy(int argc, char **argv) {
         else if (strcmp(optarg, "cpu") == 0) be = TRIDI_BACKEND_CPU;
         else {
           fprintf(stderr, "tridi accuracy: --backend must be ref or cpu\n");
-          return 2;
+          return TRIDI_EXIT_USAGE;
         }
         break;
       case 's': seed = strtoull(optarg, NULL, 0); break;
       case 'o': out = optarg; break;
-      case 'h': acc_usage(stdout); return 0;
-      default: acc_usage(stderr); return 2;
+      case 'h': acc_usage(stdout); return TRIDI_EXIT_OK;
+      default: acc_usage(stderr); return TRIDI_EXIT_USAGE;
     }
   }
   if (optind < argc) {
     fprintf(stderr, "tridi accuracy: unexpected argument '%s'\n", argv[optind]);
-    return 2;
+    return TRIDI_EXIT_USAGE;
   }
   FILE *f = out ? fopen(out, "w") : stdout;
   if (!f) {
     fprintf(stderr, "tridi accuracy: cannot write %s\n", out);
-    return 1;
+    return TRIDI_EXIT_USAGE;
   }
   fprintf(f, "backend,family,dtype,n,alg,systems,failed,first_info,resid_median,resid_max,"
              "ferr_median,ferr_max\n");
@@ -352,7 +354,7 @@ int tridi_cmd_accuracy(int argc, char **argv) {
   if (!a || !b || !c || !d || !x || !xref || !w || !r || !tr || !tf || !info || !refok || !fa ||
       !fb || !fc || !fd || !fx || !fw) {
     fprintf(stderr, "tridi accuracy: out of memory\n");
-    rc = 1;
+    rc = TRIDI_EXIT_FAIL;
     goto done;
   }
   for (int fam = 0; fam < NFAM; ++fam) {
@@ -425,7 +427,7 @@ int tridi_cmd_accuracy(int argc, char **argv) {
             if (st) {
               fprintf(stderr, "tridi accuracy: %s n=%lld: %s (%s)\n", E->name, (long long)n,
                       tridi_status_name(st), tridi_last_error());
-              rc = 1;
+              rc = TRIDI_EXIT_FAIL;
               continue;
             }
           }
@@ -447,7 +449,3 @@ done:
   return rc;
 }
 
-#ifdef TRIDI_ACCURACY_MAIN
-/* Stand-alone build (before the subcommand is hooked into tools/main.c). */
-int main(int argc, char **argv) { return tridi_cmd_accuracy(argc, argv); }
-#endif

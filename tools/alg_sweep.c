@@ -16,11 +16,10 @@
  * does not grow, so RD and CR+RD run to the end instead of stopping at
  * their loss check; only auto, rd, cr_rd are timed there).
  *
- * Build (not part of the default build: it needs a GPU and a tuning build):
+ * Build: CMake target tridi_alg_sweep, defined when CUDA is built with
+ * -DTRIDI_CUDA_TUNING=ON (it needs a GPU and the switch override):
  *   cmake -S . -B build-tune -DTRIDI_CUDA_TUNING=ON && cmake --build build-tune -j
- *   gcc -O2 -std=c11 -D_POSIX_C_SOURCE=200112L -Iinclude tools/alg_sweep.c \
- *       build-tune/src/libtridi.a -I$CUDA/include -L$CUDA/lib64 -lcudart -lstdc++ \
- *       -fopenmp -lm -o alg_sweep
+ *   build-tune/tools/tridi_alg_sweep ...     (below: ./alg_sweep)
  *   ./alg_sweep --size-mb 256 > dominant.csv
  *   ./alg_sweep --size-mb 64 --sweep > sweep.csv
  *   ./alg_sweep --size-mb 256 --sweep --data close > close.csv */

@@ -58,6 +58,7 @@ typedef struct bench_opts {
   int baseline;    /**< 1: run_baseline() will be called */
   int device;      /**< CUDA device ordinal */
   int verbose;     /**< 1: the runner may print diagnostics on stderr */
+  tridi_alg alg;   /**< algorithm to plan (--alg; TRIDI_ALG_AUTO by default) */
 } bench_opts;
 
 /** Host arrays of one case: alloc_elems elements each, 64-byte aligned. */
