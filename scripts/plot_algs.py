@@ -70,7 +70,8 @@ def table(rows):
             if a not in d:
                 cells.append("")
             else:
-                cells.append("%.0f%s" % (d[a]["gbps"], " (f)" if d[a]["failed"] else ""))
+                v = d[a]["gbps"]
+                cells.append(("%.0f" if v >= 100 else "%.3g") % v + (" (f)" if d[a]["failed"] else ""))
         share = d["auto"]["gbps"] / best[0] if "auto" in d and ok else math.nan
         lines.append("| %s | %s | %d | %s | %s | %.2f |" % (k[0], k[1], k[2], " | ".join(cells),
                                                            best[1], share))
