@@ -490,9 +490,9 @@ static int padding_untouched(const bench_case *bc, const bench_data *data, unsig
 static int is_launch(const char *layout) { return strcmp(layout, "launch") == 0; }
 
 static void print_header(void) {
-  printf("%-5s %-4s %-12s %6s %9s %-10s %12s %8s %6s %9s %-13s %12s %7s %s\n", "back", "type",
-         "layout", "n", "batch", "alg", "time", "GB/s", "%copy", "residual", "baseline",
-         "base time", "speedup", "check");
+  printf("%-5s %-4s %-12s %6s %9s %-10s %12s %8s %7s %6s %9s %-13s %12s %7s %s\n", "back",
+         "type", "layout", "n", "batch", "alg", "time", "GB/s", "copy", "%copy", "residual",
+         "baseline", "base time", "speedup", "check");
 }
 
 static void fmt_time(char *buf, size_t len, double ms, int launch) {
@@ -502,7 +502,7 @@ static void fmt_time(char *buf, size_t len, double ms, int launch) {
 }
 
 static void print_row(const bench_runner *r, const bench_case *bc, const char *layout,
-                      const bench_result *res) {
+                      const bench_result *res, double copy) {
   char t1[32], t2[32], sp[32];
   const int launch = is_launch(layout);
   fmt_time(t1, sizeof t1, res->ms, launch);
@@ -511,9 +511,9 @@ static void print_row(const bench_runner *r, const bench_case *bc, const char *l
   else snprintf(sp, sizeof sp, "-");
   const char *check = res->ok ? "ok" : (res->status != TRIDI_SUCCESS ? tridi_status_name(res->status)
                                         : (!res->untouched_ok ? "PADDING-WRITTEN" : "RESIDUAL"));
-  printf("%-5s %-4s %-12s %6lld %9lld %-10s %12s %8.1f %6.1f %9.2e %-13s %12s %7s %s\n", r->name,
-         tridi_dtype_name(bc->dtype), layout, (long long)bc->n, (long long)bc->batch,
-         res->alg[0] ? res->alg : "-", t1, res->gbps, res->pct_copy, res->residual,
+  printf("%-5s %-4s %-12s %6lld %9lld %-10s %12s %8.1f %7.1f %6.1f %9.2e %-13s %12s %7s %s\n",
+         r->name, tridi_dtype_name(bc->dtype), layout, (long long)bc->n, (long long)bc->batch,
+         res->alg[0] ? res->alg : "-", t1, res->gbps, copy, res->pct_copy, res->residual,
          res->baseline[0] ? res->baseline : "-", t2, sp, check);
   fflush(stdout);
 }
@@ -594,15 +594,16 @@ int tridi_cmd_bench(int argc, char **argv) {
   const double t_start = bench_now();
   for (int ri = 0; ri < cfg.nrunners; ++ri) {
     const bench_runner *r = cfg.runners[ri];
-    const double copy = r->copy_gbps((size_t)(set_bytes / 2.0), &cfg.opts);
+    const double copy0 = r->copy_gbps((size_t)(set_bytes / 2.0), &cfg.opts);
     if (r->backend == TRIDI_BACKEND_CPU)
       printf("# tridi bench: backend %s, device %s, %d threads, SIMD %s, %s\n", r->name,
              r->device_name(), cfg.opts.threads, tridi_simd_name(tridi_cpu_simd_detect()), date);
     else
       printf("# tridi bench: backend %s, device %s, %s\n", r->name, r->device_name(), date);
-    printf("# copy bandwidth %.1f GB/s (read+write of 2 x %.0f MiB, median); working set "
-           "%.0f MiB per case; residual bound 4*max(n,8)*eps\n",
-           copy, cfg.size_mb / 2.0, cfg.size_mb);
+    printf("# copy bandwidth %.1f GB/s at the start (read+write of 2 x %.0f MiB, median), and "
+           "again before every case (column copy: %%copy uses it); working set %.0f MiB per "
+           "case; residual bound 4*max(n,8)*eps\n",
+           copy0, cfg.size_mb / 2.0, cfg.size_mb);
     print_header();
     for (int di = 0; di < cfg.ndtypes; ++di)
       for (int li = 0; li < cfg.nlayouts; ++li)
@@ -619,6 +620,9 @@ int tridi_cmd_bench(int argc, char **argv) {
                     bench_now() - t_start, r->name, tridi_dtype_name(bc.dtype), layout,
                     (long long)bc.n, (long long)bc.batch);
           fill_data(&bc, cfg.seed, buf[0], buf[1], buf[2], buf[3], buf[4], cfg.opts.threads);
+          /* The copy reference is measured next to each case: on a shared host
+           * the memory bandwidth drifts by 2x over minutes (docs/benchmarks.md). */
+          const double copy = r->copy_gbps((size_t)(set_bytes / 2.0), &cfg.opts);
           double best_gbps = 0.0, auto_gbps = NAN;
           const char *best_alg = NULL;
           for (int ai = 0; ai < cfg.nalgs; ++ai) {
@@ -685,7 +689,7 @@ int tridi_cmd_bench(int argc, char **argv) {
                         tridi_status_name(res.baseline_status));
               }
             }
-            print_row(r, &bc, layout, &res);
+            print_row(r, &bc, layout, &res, copy);
             if (csv != NULL) csv_row(csv, r, date, copy, &bc, layout, &res, req);
           }
           if (cfg.nalgs > 1 && best_alg != NULL) {
