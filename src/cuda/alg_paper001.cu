@@ -24,6 +24,7 @@
  *
  * Breakdown is detected in the kernel, step by step, exactly as the
  * reference defines it (block-wide atomicMin of the lowest failing row). */
+#include "cuda_common.cuh"
 #include "../ref/ref_algs.h" /* TRIDI_RD_MAX_BERR: the same loss test */
 #include "alg_tuning.h"
 #include "cuda_backend.h"
@@ -62,17 +63,6 @@ struct AParams {
   int64_t inner_off;             /* element offset of the scratch (after 4 arrays) */
 };
 
-__device__ __forceinline__ void sys_off(const AParams &p, int64_t s, int64_t off[5]) {
-#pragma unroll
-  for (int k = 0; k < 5; ++k) off[k] = 0;
-  for (int j = p.nbatch - 1; j >= 0; --j) {
-    const int64_t e = p.bext[j];
-    const int64_t q = s / e, idx = s - q * e;
-    s = q;
-#pragma unroll
-    for (int k = 0; k < 5; ++k) off[k] += idx * p.bstride[k][j];
-  }
-}
 
 template <typename T>
 __device__ __forceinline__ bool fin(T v) {
@@ -127,7 +117,7 @@ __global__ void k_alg001(AParams p) {
 
   for (int64_t s = blockIdx.x; s < p.nsys; s += gridDim.x) {
     int64_t off[5];
-    sys_off(p, s, off);
+    tridi_dev_sys_offsets(p, s, off);
     if (n == 0) { /* empty systems: solved */
       if (tid == 0 && p.info) p.info[s] = 0;
       continue;

@@ -22,6 +22,7 @@
  *
  * All three do the reference Thomas recurrences (src/ref/ref_thomas.c),
  * with its checks and info codes; x of a failed system is unspecified. */
+#include "cuda_common.cuh"
 #include "cuda_backend.h"
 
 #include <cuda_runtime.h>
@@ -45,17 +46,6 @@ struct TParams {
   int64_t wstride; /* TRIDI_ALG_THOMAS: workspace row stride (elements) */
 };
 
-__device__ __forceinline__ void t_off(const TParams &p, int64_t s, int64_t off[5]) {
-#pragma unroll
-  for (int k = 0; k < 5; ++k) off[k] = 0;
-  for (int j = p.nbatch - 1; j >= 0; --j) {
-    const int64_t e = p.bext[j];
-    const int64_t q = s / e, idx = s - q * e;
-    s = q;
-#pragma unroll
-    for (int k = 0; k < 5; ++k) off[k] += idx * p.bstride[k][j];
-  }
-}
 
 /* ---- one thread per system, no transposition ---------------------------- */
 
@@ -67,7 +57,7 @@ __global__ void k_thomas_thread(TParams p) {
     const int64_t slot = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     T *w = (T *)p.ws + slot; /* c'_i at w[i * wstride] */
     int64_t off[5];
-    t_off(p, s, off);
+    tridi_dev_sys_offsets(p, s, off);
     const T *a = (const T *)p.op[0] + off[0], *b = (const T *)p.op[1] + off[1];
     const T *c = (const T *)p.op[2] + off[2], *d = (const T *)p.op[3] + off[3];
     T *x = (T *)p.op[4] + off[4];
@@ -222,7 +212,7 @@ __global__ void __launch_bounds__(32 * kWarps) k_thomas_tiled(TParams p) {
     const int64_t s = g * 32 + lane;
     const bool in = s < p.nsys;
     int64_t off[5] = {0, 0, 0, 0, 0};
-    if (in) t_off(p, s, off);
+    if (in) tridi_dev_sys_offsets(p, s, off);
     const T *a = (const T *)p.op[0] + off[0], *b = (const T *)p.op[1] + off[1];
     const T *c = (const T *)p.op[2] + off[2], *d = (const T *)p.op[3] + off[3];
     T *x = (T *)p.op[4] + off[4];

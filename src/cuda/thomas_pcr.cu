@@ -30,6 +30,7 @@
  * recurrences on the (still intact) inputs before x is stored, so info
  * carries the same code as the CPU backends whenever the Thomas sweep itself
  * breaks down.  See docs/cuda.md. */
+#include "cuda_common.cuh"
 #include "cuda_backend.h"
 #include "tuning.h"
 
@@ -77,23 +78,6 @@ __device__ __forceinline__ uint32_t fdiv(uint32_t x, FastDiv f) {
   return (uint32_t)(((uint64_t)__umulhi(x, f.m) + x) >> f.l);
 }
 
-__device__ __forceinline__ void sys_offsets(const KParams &p, int64_t s, int64_t off[5]) {
-#pragma unroll
-  for (int k = 0; k < 5; ++k) off[k] = 0;
-  if (p.nbatch == 1) {
-#pragma unroll
-    for (int k = 0; k < 5; ++k) off[k] = s * p.bstride[k][0];
-    return;
-  }
-  for (int j = p.nbatch - 1; j >= 0; --j) {
-    const int64_t e = p.bext[j];
-    const int64_t q = s / e;
-    const int64_t idx = s - q * e;
-    s = q;
-#pragma unroll
-    for (int k = 0; k < 5; ++k) off[k] += idx * p.bstride[k][j];
-  }
-}
 
 template <typename T>
 __device__ __forceinline__ bool finite_(T v) {
@@ -107,7 +91,7 @@ __device__ __forceinline__ bool finite_(T v) {
 template <typename T>
 __device__ int32_t seq_check(const KParams &p, int64_t s, int64_t bad_row) {
   int64_t off[5];
-  sys_offsets(p, s, off);
+  tridi_dev_sys_offsets(p, s, off);
   const T *A = (const T *)p.op[0] + off[0];
   const T *B = (const T *)p.op[1] + off[1];
   const T *C = (const T *)p.op[2] + off[2];
@@ -400,7 +384,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   auto set_offsets = [&](int64_t *so, int64_t sb) {
     if (tid < G) {
       int64_t off[5] = {0, 0, 0, 0, 0};
-      if (sb + tid < p.nsys) sys_offsets(p, sb + tid, off);
+      if (sb + tid < p.nsys) tridi_dev_sys_offsets(p, sb + tid, off);
 #pragma unroll
       for (int k = 0; k < 5; ++k) so[k * G + tid] = off[k];
     }
@@ -576,7 +560,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
        sbase += (int64_t)gridDim.x * G) {
     if (tid < G) {
       int64_t off[5] = {0, 0, 0, 0, 0};
-      if (sbase + tid < p.nsys) sys_offsets(p, sbase + tid, off);
+      if (sbase + tid < p.nsys) tridi_dev_sys_offsets(p, sbase + tid, off);
 #pragma unroll
       for (int k = 0; k < 5; ++k) soff[k * G + tid] = off[k];
       badrow[tid] = -1;
@@ -653,7 +637,7 @@ __global__ void __launch_bounds__(kMaxThreads)
        sbase += (int64_t)gridDim.x * G) {
     if (tid < G) {
       int64_t off[5] = {0, 0, 0, 0, 0};
-      if (sbase + tid < p.nsys) sys_offsets(p, sbase + tid, off);
+      if (sbase + tid < p.nsys) tridi_dev_sys_offsets(p, sbase + tid, off);
 #pragma unroll
       for (int k = 0; k < 5; ++k) soff[k * G + tid] = off[k];
       badrow[tid] = -1;
