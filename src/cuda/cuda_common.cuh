@@ -27,4 +27,18 @@ __device__ __forceinline__ void tridi_dev_sys_offsets(const Params &p, int64_t s
   }
 }
 
+/* Thread tid < G of a block writes the offsets of system sbase + tid (zeros
+ * past the batch) into so[k * G + tid], k = operand: the offsets of a tile of
+ * G systems staged in shared memory.  The caller synchronises. */
+template <typename Params>
+__device__ __forceinline__ void tridi_dev_stage_offsets(const Params &p, int64_t sbase, int G,
+                                                        int tid, int64_t *so) {
+  if (tid < G) {
+    int64_t off[5] = {0, 0, 0, 0, 0};
+    if (sbase + tid < p.nsys) tridi_dev_sys_offsets(p, sbase + tid, off);
+#pragma unroll
+    for (int k = 0; k < 5; ++k) so[k * G + tid] = off[k];
+  }
+}
+
 #endif

@@ -381,14 +381,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   const uint32_t tot = (uint32_t)G * nv;  /* ndiv divides by nv */
   const int64_t step = (int64_t)gridDim.x * G;
 
-  auto set_offsets = [&](int64_t *so, int64_t sb) {
-    if (tid < G) {
-      int64_t off[5] = {0, 0, 0, 0, 0};
-      if (sb + tid < p.nsys) tridi_dev_sys_offsets(p, sb + tid, off);
-#pragma unroll
-      for (int k = 0; k < 5; ++k) so[k * G + tid] = off[k];
-    }
-  };
+  auto set_offsets = [&](int64_t *so, int64_t sb) { tridi_dev_stage_offsets(p, sb, G, tid, so); };
   /* 16-byte asynchronous copies of the four inputs of tile sb (VEC) */
   auto issue_tile = [&](T *bufp, const int64_t *so, int64_t sb) {
     const int gm = (int)((p.nsys - sb) < G ? (p.nsys - sb) : G);
@@ -558,13 +551,8 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
 
   for (int64_t sbase = (int64_t)blockIdx.x * G; sbase < p.nsys;
        sbase += (int64_t)gridDim.x * G) {
-    if (tid < G) {
-      int64_t off[5] = {0, 0, 0, 0, 0};
-      if (sbase + tid < p.nsys) tridi_dev_sys_offsets(p, sbase + tid, off);
-#pragma unroll
-      for (int k = 0; k < 5; ++k) soff[k * G + tid] = off[k];
-      badrow[tid] = -1;
-    }
+    tridi_dev_stage_offsets(p, sbase, G, tid, soff);
+    if (tid < G) badrow[tid] = -1;
     __syncthreads();
     const bool active = sbase + g < p.nsys;
     const int64_t neff = active ? n : 0;
@@ -635,13 +623,8 @@ __global__ void __launch_bounds__(kMaxThreads)
 
   for (int64_t sbase = (int64_t)blockIdx.x * G; sbase < p.nsys;
        sbase += (int64_t)gridDim.x * G) {
-    if (tid < G) {
-      int64_t off[5] = {0, 0, 0, 0, 0};
-      if (sbase + tid < p.nsys) tridi_dev_sys_offsets(p, sbase + tid, off);
-#pragma unroll
-      for (int k = 0; k < 5; ++k) soff[k * G + tid] = off[k];
-      badrow[tid] = -1;
-    }
+    tridi_dev_stage_offsets(p, sbase, G, tid, soff);
+    if (tid < G) badrow[tid] = -1;
     __syncthreads();
     const bool active = sbase + g < p.nsys;
     const int64_t row0 = (int64_t)chunk * m;
