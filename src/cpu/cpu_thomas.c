@@ -15,7 +15,7 @@
  * traffic per unknown).  See docs/perf-log.md. */
 #define TRIDI_CPU_NT_BYTES ((int64_t)64 << 20)
 /* Software prefetch distance for the transposed (contiguous-system) and
- * strided-vector layouts, in tiles of G rows.  See docs/perf-log.md. */
+ * strided-vector layouts, in tiles (KT rows).  See docs/perf-log.md. */
 #define TRIDI_CPU_PREFETCH_TILES 2
 
 /* The lane dimension: the batch dim with the smallest nonzero |stride| of x
@@ -107,7 +107,6 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   tridi_cpu_thomas_priv *P = calloc(1, sizeof *P);
   if (!P) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
   P->n = L->n;
-  P->lanes = G;
 
   P->lane_dim = lane_dim_of(L);
   P->lane_ext = P->lane_dim >= 0 ? L->bext[P->lane_dim] : 1;

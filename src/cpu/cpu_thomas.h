@@ -47,7 +47,6 @@ typedef void (*tridi_cpu_kernel_fn)(const struct tridi_plan_s *plan,
 
 typedef struct tridi_cpu_thomas_priv {
   int64_t n;            /* system length (>= 1) */
-  int lanes;            /* G: lanes per group = TRIDI_CPU_UNROLL x 64 bytes / sizeof(T) */
   int lane_dim;         /* batch dim of the lanes (index into lay.bext), -1 if nbatch == 0 */
   int64_t lane_ext;     /* extent of the lane dim (1 if none) */
   int64_t lane_sys;     /* system-number step between neighbouring lanes */
