@@ -9,6 +9,8 @@
 #   OUT            where logs and CSV files go (default ./out-gpu)
 #   BUILD          build directory (default build-gpu)
 #   BENCH_ARGS     extra arguments of `tridi bench` (e.g. "--quick")
+#   GPU_CMAKE_EXTRA extra CMake arguments of the build stage (e.g.
+#                  "-DTRIDI_CUDA_TUNING=ON" for tile sweeps with the same build)
 #   TRIDI_GPU_DEPS folder of .deb files (cmocka, LAPACK) to unpack when the
 #                  machine lacks them (default .devcarry/gpudeps, ignored by
 #                  git: name .devcarry in the device call's carry list; see
@@ -63,7 +65,7 @@ if has build; then
   rm -rf "$BUILD"
   cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON \
     -DTRIDI_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DTRIDI_CUDA_PTXAS_VERBOSE=ON \
-    -DTRIDI_BUILD_EXAMPLES=OFF "${CMAKE_EXTRA[@]}" >>"$OUT/build.log" 2>&1 \
+    -DTRIDI_BUILD_EXAMPLES=OFF "${CMAKE_EXTRA[@]}" ${GPU_CMAKE_EXTRA:-} >>"$OUT/build.log" 2>&1 \
     || { say "configure FAILED"; tail -30 "$OUT/build.log"; exit 1; }
   cmake --build "$BUILD" -j "$(nproc)" >>"$OUT/build.log" 2>&1 \
     || { say "build FAILED"; grep -E "error" "$OUT/build.log" | head -30; exit 1; }

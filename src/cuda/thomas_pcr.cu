@@ -191,6 +191,7 @@ __device__ __forceinline__ void finish_info(const KParams &p, int64_t s, bool ac
  * a unit diagonal; nonfin is NaN when an input of the chunk is Inf/NaN. */
 template <typename T, int M>
 struct ChunkState {
+  static constexpr int kM = M;
   T dl[M], al[M], gm[M];
   T sF, pF, qF, sL, pL, qL;
   T nonfin;
@@ -200,9 +201,8 @@ struct ChunkState {
 /* ld(k, j): operand k (0 a, 1 b, 2 c, 3 d) of chunk row j.  FULL: every row
  * of the chunk is a row of the system (< n), so only a_0 of row 0 and c of
  * row n-1 need masking; otherwise rows >= n are identity rows (not read). */
-template <typename T, int M, bool FULL, typename Load>
-__device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, int64_t n,
-                                                ChunkState<T, M> &c) {
+template <typename T, int M, bool FULL, typename Load, typename CS>
+__device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, int64_t n, CS &c) {
   auto get = [&](int k, int j) -> T {
     const int64_t row = row0 + j;
     if (!FULL && row >= n) return identity_value<T>(k);
@@ -254,8 +254,9 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   c.b0_zero = b0 == (T)0;
 }
 
-template <typename T, int M>
-__device__ __forceinline__ T chunk_x(const ChunkState<T, M> &c, int j, T xF, T xL) {
+template <typename T, typename CS>
+__device__ __forceinline__ T chunk_x(const CS &c, int j, T xF, T xL) {
+  constexpr int M = CS::kM;
   return j == 0 ? xF : (j == M - 1 ? xL : c.dl[j] - c.al[j] * xF - c.gm[j] * xL);
 }
 
@@ -727,6 +728,293 @@ __global__ void __launch_bounds__(kMaxThreads)
   }
 }
 
+/* ------------------------------------------------------------------------ */
+/* Cluster kernel (system-adjacent layouts, any n up to K * P * M): a tile of
+ * G adjacent systems is cut into K row blocks, one per thread block of a
+ * Hopper thread-block cluster (cluster dimension K along x).  Each block
+ * eliminates its P chunks of M rows (as the direct kernel) and solves its
+ * 2P reduced rows by PCR with its own first and last reduced unknowns
+ * (F, L) left as parameters: every reduced unknown becomes x = q + u F + v L.
+ * The two boundary rows of every block then form a tridiagonal system of 2K
+ * unknowns per system (F_0, L_0, F_1, L_1, ...), which each block gathers
+ * through distributed shared memory and solves by Thomas; then every thread
+ * recovers its chunk.  Loads stay G systems wide (32..128 bytes a row) at
+ * any n, blocks stay small (cheap PCR, several blocks per SM), and every
+ * input is still read once and x written once.                             */
+/* ------------------------------------------------------------------------ */
+
+/* PCR on the 2P reduced rows of a block with two parameter columns: row i is
+ * s x_{i-h} + x_i + p x_{i+h} = q + u F + v L (arrays strided by `stride`
+ * from `base`; this thread owns rows li, li + 1).  Every thread of the block
+ * must call it. */
+template <typename T>
+__device__ __forceinline__ void pcr_reduced_uv(T *rs, T *rp, T *rq, T *ru, T *rv, int base, int stride,
+                                               int li, int R, T (&s)[2], T (&pp)[2], T (&q)[2],
+                                               T (&u)[2], T (&v)[2]) {
+  for (int h = 1; h < R; h <<= 1) {
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+      const int o = base + (li + w) * stride;
+      rs[o] = s[w];
+      rp[o] = pp[w];
+      rq[o] = q[w];
+      ru[o] = u[w];
+      rv[o] = v[w];
+    }
+    __syncthreads();
+    T ns[2], np[2], nq[2], nu[2], nv[2];
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+      const int i = li + w;
+      T sm = 0, pm = 0, qm = 0, um = 0, vm = 0, sp = 0, pq = 0, qp = 0, up = 0, vp = 0;
+      if (i - h >= 0) {
+        const int o = base + (i - h) * stride;
+        sm = rs[o];
+        pm = rp[o];
+        qm = rq[o];
+        um = ru[o];
+        vm = rv[o];
+      }
+      if (i + h < R) {
+        const int o = base + (i + h) * stride;
+        sp = rs[o];
+        pq = rp[o];
+        qp = rq[o];
+        up = ru[o];
+        vp = rv[o];
+      }
+      const T r = (T)1 / ((T)1 - s[w] * pm - pp[w] * sp);
+      nq[w] = r * (q[w] - s[w] * qm - pp[w] * qp);
+      nu[w] = r * (u[w] - s[w] * um - pp[w] * up);
+      nv[w] = r * (v[w] - s[w] * vm - pp[w] * vp);
+      ns[w] = -r * s[w] * sm;
+      np[w] = -r * pp[w] * pq;
+    }
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+      s[w] = ns[w];
+      pp[w] = np[w];
+      q[w] = nq[w];
+      u[w] = nu[w];
+      v[w] = nv[w];
+    }
+    __syncthreads();
+  }
+}
+
+/* Split cluster barrier (sm_90): arrive (release) / wait (acquire). */
+__device__ __forceinline__ void cluster_arrive() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("barrier.cluster.arrive.release;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void cluster_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void cluster_sync() {
+  cluster_arrive();
+  cluster_wait();
+}
+__device__ __forceinline__ unsigned cluster_rank() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  unsigned r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+  return r;
+#else
+  return 0;
+#endif
+}
+/* generic address of `p` (this block's shared memory) in block `rank` of the
+ * cluster */
+template <typename T>
+__device__ __forceinline__ T *cluster_map(T *p, unsigned rank) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  uint64_t out;
+  asm volatile("mapa.u64 %0, %1, %2;\n" : "=l"(out) : "l"((uint64_t)p), "r"(rank));
+  return (T *)out;
+#else
+  (void)rank;
+  return p;
+#endif
+}
+
+constexpr int kMaxCluster = 16;
+
+/* shared memory of the cluster kernel: offsets, flags, the K-row exchange and
+ * the PCR arrays (bytes) */
+__host__ __device__ constexpr size_t cluster_smem(size_t es, int G, int P, int K) {
+  return (size_t)G * 5 * 8 + (size_t)G * 8 + 16 + es * ((size_t)G * 8 + (size_t)G * 2 * K * 4 + (size_t)G * 2 +
+                                                        (size_t)10 * G * P);
+}
+
+template <typename T, int M>
+__global__ void __launch_bounds__(kTileThreads)
+    tridi_thomas_pcr_cluster(KParams p, int logG, int logP, int K) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  const int G = 1 << logG, P = 1 << logP;
+  const int tid = threadIdx.x;
+  const int rank = (int)cluster_rank();
+  int64_t *soff = (int64_t *)smem_raw;      /* [5][G] */
+  int *badrow = (int *)(soff + 5 * G);      /* [G], then [G] cluster-wide */
+  int *flag = badrow + 2 * G;               /* [4] */
+  T *crow = (T *)(flag + 4);                /* [G][2][4]: this block's two rows of the K system */
+  T *call = crow + (size_t)G * 8;           /* [G][2K][4]: all blocks' rows, gathered */
+  T *xfl = call + (size_t)G * 2 * K * 4;    /* [G][2]: F, L of this block */
+  T *rs = xfl + (size_t)G * 2;
+  T *rp = rs + (size_t)2 * G * P;
+  T *rq = rp + (size_t)2 * G * P;
+  T *ru = rq + (size_t)2 * G * P;
+  T *rv = ru + (size_t)2 * G * P;
+  const int g = tid & (G - 1);
+  const int chunk = tid >> logG;
+  const int64_t n = p.n;
+  const int64_t sbase = (int64_t)(blockIdx.x / (unsigned)K) * G;
+  const int64_t row0 = ((int64_t)rank * P + chunk) * M;
+
+  tridi_dev_stage_offsets(p, sbase, G, tid, soff);
+  if (tid < G) badrow[tid] = -1;
+  if (tid == 0) flag[0] = 0;
+  __syncthreads();
+  const bool active = sbase + g < p.nsys;
+  const int64_t neff = active ? n : 0;
+  const T *ptr[4];
+  int64_t st[4];
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    st[k] = p.as[k];
+    ptr[k] = (const T *)p.op[k] + soff[k * G + g] + row0 * st[k];
+  }
+  auto ld = [&](int k, int j) -> T { return k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]]; };
+  ChunkState<T, M> cs;
+  if (row0 + M <= neff)
+    chunk_eliminate<T, M, true>(ld, row0, neff, cs);
+  else
+    chunk_eliminate<T, M, false>(ld, row0, neff, cs);
+  int my_bad = (active && row0 < n && ((row0 == 0 && cs.b0_zero) || !finite_(cs.nonfin)))
+                   ? (row0 < INT32_MAX ? (int)row0 : INT32_MAX - 1)
+                   : -1;
+
+  /* 1. the block's reduced rows, its first and last as parameters F and L */
+  T s[2] = {cs.sF, cs.sL}, pp[2] = {cs.pF, cs.pL}, q[2] = {cs.qF, cs.qL}, u[2] = {0, 0}, v[2] = {0, 0};
+  const T oFs = cs.sF, oFp = cs.pF, oFq = cs.qF, oLs = cs.sL, oLp = cs.pL, oLq = cs.qL;
+  if (chunk == 0) {
+    s[0] = pp[0] = q[0] = 0;
+    u[0] = 1;
+  }
+  if (chunk == P - 1) {
+    s[1] = pp[1] = q[1] = 0;
+    v[1] = 1;
+  }
+  pcr_reduced_uv<T>(rs, rp, rq, ru, rv, g, G, 2 * chunk, 2 * P, s, pp, q, u, v);
+
+  /* 2. the block's two rows of the cluster system (lower, diag, upper, rhs):
+   *    row F: oFs L_{r-1} + (1 + oFp u_1) F + oFp v_1 L = oFq - oFp q_1
+   *    row L: oLs u_{R-2} F + (1 + oLs v_{R-2}) L + oLp F_{r+1} = oLq - oLs q_{R-2} */
+  if (chunk == 0) {
+    T *c = crow + g * 8;
+    c[0] = oFs;
+    c[1] = (T)1 + oFp * u[1];
+    c[2] = oFp * v[1];
+    c[3] = oFq - oFp * q[1];
+  }
+  if (chunk == P - 1) {
+    T *c = crow + g * 8 + 4;
+    c[0] = oLs * u[0];
+    c[1] = (T)1 + oLs * v[0];
+    c[2] = oLp;
+    c[3] = oLq - oLs * q[0];
+  }
+  cluster_sync();
+  /* gather every block's rows (one element a thread), then Thomas per system */
+  {
+    const int tot = G * 8 * K;
+    for (int e = tid; e < tot; e += blockDim.x) {
+      const int r = e / (G * 8), w = e - r * (G * 8); /* w = g' * 8 + row * 4 + coefficient */
+      const int gg = w >> 3, rc = w & 7;
+      call[((size_t)gg * 2 * K + 2 * r + (rc >> 2)) * 4 + (rc & 3)] = cluster_map(crow, (unsigned)r)[w];
+    }
+  }
+  __syncthreads();
+  if (tid < G) {
+    const T *c = call + (size_t)tid * 2 * K * 4;
+    T cpv[2 * kMaxCluster], dpv[2 * kMaxCluster];
+    T cprev = 0, dprev = 0;
+    for (int j = 0; j < 2 * K; ++j) {
+      const T lo = j ? c[j * 4] : (T)0;
+      const T r = (T)1 / (c[j * 4 + 1] - lo * cprev);
+      cprev = c[j * 4 + 2] * r;
+      dprev = (c[j * 4 + 3] - lo * dprev) * r;
+      cpv[j] = cprev;
+      dpv[j] = dprev;
+    }
+    T z = dprev, zF = 0, zL = 0;
+    if (2 * rank + 1 == 2 * K - 1) zL = z;
+    for (int j = 2 * K - 2; j >= 2 * rank; --j) {
+      z = dpv[j] - cpv[j] * z;
+      if (j == 2 * rank + 1) zL = z;
+    }
+    zF = z;
+    xfl[tid * 2] = zF;
+    xfl[tid * 2 + 1] = zL;
+  }
+  __syncthreads();
+
+  /* 3. this thread's chunk ends, the chunk, breakdown */
+  const T F = xfl[g * 2], L = xfl[g * 2 + 1];
+  const T xF = q[0] + u[0] * F + v[0] * L, xL = q[1] + u[1] * F + v[1] * L;
+  T xfin = xF * (T)0 + xL * (T)0;
+#pragma unroll
+  for (int j = 1; j < M - 1; ++j)
+    if (row0 + j < neff) xfin += chunk_x(cs, j, xF, xL) * (T)0;
+  if (active && row0 < n && !finite_(xfin)) my_bad = row0 < INT32_MAX ? (int)row0 : INT32_MAX - 1;
+  if (my_bad >= 0) atomicMax(&badrow[g], my_bad);
+  /* cluster-wide breakdown: block 0 collects the blocks' rows after a full
+   * barrier and, if a system broke down, re-checks it (reading d) before any
+   * block stores x (in place, x is d).  The flag is uniform over the block. */
+  cluster_sync(); /* also: every block has gathered the rows above */
+  if (tid < G) {
+    int worst = -1;
+    for (int r = 0; r < K; ++r) {
+      const int b = *cluster_map(badrow + tid, (unsigned)r);
+      worst = b > worst ? b : worst;
+    }
+    badrow[G + tid] = worst;
+    if (worst >= 0) flag[0] = 1;
+  }
+  __syncthreads();
+  const bool anybad = flag[0] != 0;
+  if (anybad) {
+    if (rank == 0 && tid < G && active) {
+      const int w = badrow[G + tid];
+      const int32_t code = w >= 0 ? seq_check<T>(p, sbase + tid, w) : 0;
+      if (p.info) p.info[sbase + tid] = code;
+    }
+  } else if (rank == 0 && tid < G && active && p.info) {
+    p.info[sbase + tid] = 0;
+  }
+  /* no block may exit while another still reads its badrow; after a
+   * breakdown, x may overwrite d (in place) only after block 0's checks */
+  cluster_arrive();
+  if (anybad) cluster_wait();
+  if (active) {
+    T *X = (T *)p.op[4] + soff[4 * G + g];
+    const int64_t sx = p.as[4];
+#pragma unroll
+    for (int j = 0; j < M; ++j)
+      if (row0 + j < n) X[(row0 + j) * sx] = chunk_x(cs, j, xF, xL);
+  }
+  if (!anybad) cluster_wait();
+#else
+  (void)p;
+  (void)logG;
+  (void)logP;
+  (void)K;
+#endif
+}
+
 __global__ void tridi_fill_info_zero(int32_t *info, int64_t nsys) {
   for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < nsys;
        i += (int64_t)gridDim.x * blockDim.x)
@@ -737,13 +1025,14 @@ __global__ void tridi_fill_info_zero(int32_t *info, int64_t nsys) {
 /* Host side: plan-time choice and launch                                    */
 /* ------------------------------------------------------------------------ */
 
-enum KernelKind { K_EMPTY = 0, K_STAGED = 1, K_STREAM = 2, K_DIRECT = 3 };
+enum KernelKind { K_EMPTY = 0, K_STAGED = 1, K_STREAM = 2, K_DIRECT = 3, K_CLUSTER = 4 };
 
 struct CudaPlan {
   KernelKind kind;
   int m_tile;    /* staged: M */
   bool rowmajor; /* staged: staging order */
   int G, logG, P, logP, LD;
+  int K; /* cluster: blocks per cluster */
   int64_t m_stream;
   int threads;
   size_t smem;
@@ -781,8 +1070,9 @@ template <typename T>
 const void *pick_staged(int M, int variant) {
   if (M == 4) return staged_m<T, 4>(variant);
   if (M == 8) return staged_m<T, 8>(variant);
+  if (M == 16) return staged_m<T, 16>(variant);
   if constexpr (sizeof(T) == 4) {
-    if (M == 16) return staged_m<T, 16>(variant);
+    if (M == 32) return staged_m<T, 32>(variant);
   }
   return NULL;
 }
@@ -791,10 +1081,89 @@ template <typename T>
 const void *pick_direct(int M) {
   if (M == 4) return (const void *)tridi_thomas_pcr_direct<T, 4>;
   if (M == 8) return (const void *)tridi_thomas_pcr_direct<T, 8>;
+  if (M == 16) return (const void *)tridi_thomas_pcr_direct<T, 16>;
   if constexpr (sizeof(T) == 4) {
-    if (M == 16) return (const void *)tridi_thomas_pcr_direct<T, 16>;
+    if (M == 32) return (const void *)tridi_thomas_pcr_direct<T, 32>;
   }
   return NULL;
+}
+template <typename T>
+const void *pick_cluster(int M) {
+  if (M == 4) return (const void *)tridi_thomas_pcr_cluster<T, 4>;
+  if (M == 8) return (const void *)tridi_thomas_pcr_cluster<T, 8>;
+  if (M == 16) return (const void *)tridi_thomas_pcr_cluster<T, 16>;
+  if constexpr (sizeof(T) == 4) {
+    if (M == 32) return (const void *)tridi_thomas_pcr_cluster<T, 32>;
+  }
+  return NULL;
+}
+
+/* Cluster kernel choice for a system-adjacent layout: G systems (gmax bytes
+ * of a row down to 32), P chunks of M rows per block (threads = G P), K
+ * blocks per cluster (<= 16) covering n.  Returns false when no such tile
+ * launches on this device. */
+bool plan_cluster(CudaPlan *cp, const tridi_layout *L, size_t es, bool f64, int M, int threads,
+                  int64_t gbytes, int kmax_wanted, const cudaDeviceProp &prop, const char *tn,
+                  char *name, size_t name_len) {
+  if (prop.major < 9) return false;
+  const int64_t n = L->n;
+  const int64_t Ptot = 1ll << ilog2((n + M - 1) / M);
+  int64_t G = gbytes / (int64_t)es;
+  if (G > L->nsys) G = 1ll << ilog2(L->nsys);
+  if (G > L->nsys) G >>= 1;
+  if (G < 1) G = 1;
+  for (; G >= 1; G >>= 1) {
+    int64_t P = threads / G;
+    if (P > Ptot) P = Ptot;
+    if (P < 1) continue;
+    const int64_t K = (Ptot + P - 1) / P;
+    if (K > kMaxCluster || K > kmax_wanted) continue;
+    if (K < 2) return false; /* one block: the direct kernel */
+    const void *fn = f64 ? pick_cluster<double>(M) : pick_cluster<float>(M);
+    if (!fn) return false;
+    const size_t smem = cluster_smem(es, (int)G, (int)P, (int)K);
+    if (smem > prop.sharedMemPerBlockOptin) continue;
+    cudaError_t e = cudaSuccess;
+    if (smem > 48 * 1024) e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    if (e == cudaSuccess && K > 8) e = cudaFuncSetAttribute(fn, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      return false;
+    }
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = (unsigned)K;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.gridDim = dim3((unsigned)K * 16);
+    cfg.blockDim = dim3((unsigned)(G * P));
+    cfg.dynamicSmemBytes = smem;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    int nclusters = 0;
+    e = cudaOccupancyMaxActiveClusters(&nclusters, fn, &cfg);
+    if (e != cudaSuccess || nclusters < 1) {
+      (void)cudaGetLastError();
+      continue;
+    }
+    const int64_t tiles = (L->nsys + G - 1) / G;
+    if (tiles * K > 0x7fffffffll) return false;
+    cp->kind = K_CLUSTER;
+    cp->m_tile = M;
+    cp->G = (int)G;
+    cp->logG = ilog2(G);
+    cp->P = (int)P;
+    cp->logP = ilog2(P);
+    cp->K = (int)K;
+    cp->threads = (int)(G * P);
+    cp->smem = smem;
+    cp->func = fn;
+    cp->grid = (unsigned)(tiles * K);
+    snprintf(name, name_len, "cuda_thomas_pcr_cluster_m%d_g%d_p%d_k%d_%s", M, cp->G, cp->P, cp->K, tn);
+    return true;
+  }
+  return false;
 }
 
 template <typename T>
@@ -876,7 +1245,8 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
 #ifdef TRIDI_CUDA_TUNING
   /* measurement builds only (CMake TRIDI_CUDA_TUNING=ON): TRIDI_CUDA_M,
    * TRIDI_CUDA_THREADS and TRIDI_CUDA_PIPE override the table;
-   * TRIDI_CUDA_M=0 forces the streaming kernel */
+   * TRIDI_CUDA_M=0 skips the single-block kernels (with
+   * TRIDI_CUDA_CLUSTER=0,0,0,0 too: the streaming kernel) */
   tridi_cuda_tile forced;
   {
     const char *em = getenv("TRIDI_CUDA_M"), *et = getenv("TRIDI_CUDA_THREADS"),
@@ -888,6 +1258,7 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
       forced.m = atoi(em);
       forced.threads = et && *et ? atoi(et) : (tile ? tile->threads : 128);
       forced.pipe = ep && *ep ? atoi(ep) : 0;
+      forced.gbytes = 0;
       tile = forced.m > 0 ? &forced : NULL;
     }
   }
@@ -901,6 +1272,38 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
     for (int j = 0; j < L->nbatch; ++j)
       if (L->bstride[k][j] % V != 0) vec_ok = false;
   }
+  /* the cluster kernel's row of the table (used when the single-block
+   * kernels above do not apply or do not fit) */
+  const tridi_cuda_family cfam = sysmajor ? TRIDI_CUDA_CLUSTER_ADJ : TRIDI_CUDA_CLUSTER_ROW;
+  const tridi_cuda_tile *ctile = NULL;
+  for (int i = 0; i < tridi_cuda_ntiles; ++i)
+    if (tridi_cuda_tiles[i].family == cfam && tridi_cuda_tiles[i].dtype == plan->dtype &&
+        n <= tridi_cuda_tiles[i].max_n) {
+      ctile = &tridi_cuda_tiles[i];
+      break;
+    }
+  int cl_kmax = kMaxCluster;
+#ifdef TRIDI_CUDA_TUNING
+  /* TRIDI_CUDA_CLUSTER="threads,gbytes,kmax,M": the cluster kernel with this
+   * tile whenever it reaches n (kmax 0: never) */
+  tridi_cuda_tile cforced;
+  {
+    const char *ec = getenv("TRIDI_CUDA_CLUSTER");
+    int a = 0, b = 0, c = 0, d = 0;
+    if (ec && *ec && sscanf(ec, "%d,%d,%d,%d", &a, &b, &c, &d) == 4) {
+      cforced.family = cfam;
+      cforced.dtype = plan->dtype;
+      cforced.max_n = n;
+      cforced.m = d;
+      cforced.threads = a;
+      cforced.pipe = 0;
+      cforced.gbytes = b;
+      ctile = &cforced;
+      cl_kmax = c;
+      if (c >= 2) tile = NULL;
+    }
+  }
+#endif
   if (tile && sysmajor) {
     /* direct kernel: G adjacent systems across the warp (128 bytes a row
      * when P allows; fewer share sectors with the neighbouring blocks, whose
@@ -995,6 +1398,13 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
                variant, M, cp->G, cp->P, tn);
     }
   }
+  if (cp->kind == K_EMPTY && n > 1 && ctile && cl_kmax >= 2) {
+    /* past the rows of the single-block kernels: the cluster kernel while it
+     * reaches (G adjacent systems when they are adjacent, else one) */
+    if (plan_cluster(cp, L, es, f64, ctile->m, ctile->threads, sysmajor ? ctile->gbytes : (int64_t)es,
+                     cl_kmax, prop, tn, plan->kernel_name, sizeof plan->kernel_name))
+      return TRIDI_SUCCESS;
+  }
   if (cp->kind != K_STAGED && cp->kind != K_DIRECT) {
     /* streaming kernel: adjacent systems across a warp when they are adjacent
      * in memory, else one system per block */
@@ -1084,6 +1494,22 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_execute(const struct tridi_plan_s 
     int logG = cp->logG, logP = cp->logP;
     void *argv[] = {&kp, &logG, &logP};
     e = cudaLaunchKernel(cp->func, dim3(cp->grid), dim3(cp->threads), argv, cp->smem, stream);
+  } else if (cp->kind == K_CLUSTER) {
+    int logG = cp->logG, logP = cp->logP, K = cp->K;
+    void *argv[] = {&kp, &logG, &logP, &K};
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = (unsigned)K;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.gridDim = dim3(cp->grid);
+    cfg.blockDim = dim3((unsigned)cp->threads);
+    cfg.dynamicSmemBytes = cp->smem;
+    cfg.stream = stream;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    e = cudaLaunchKernelExC(&cfg, cp->func, argv);
   } else {
     int logG = cp->logG, P = cp->P;
     int64_t m = cp->m_stream;

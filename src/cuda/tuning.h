@@ -1,7 +1,7 @@
-/* Tuning table of the CUDA Thomas-PCR backend: which tile the planner uses,
- * by kernel family, element type and system length.  Built from the sweeps
- * in docs/cuda.md ("Tuning table": NVIDIA H200, `scripts/gpu.sh tune`, the
- * best M and block size per row, % of the measured copy bandwidth there).
+/* Tuning table of the CUDA Thomas-PCR backend: which kernel and tile the
+ * planner uses, by kernel family, element type and system length.  Built
+ * from the sweeps in docs/cuda.md ("Tuning table": NVIDIA H200, the best M,
+ * block size and row width per n, % of the measured copy bandwidth there).
  *
  *  - staged kernel (systems along the contiguous axis, and any layout that is
  *    not system-adjacent): the tile of G systems is copied to shared memory,
@@ -9,36 +9,56 @@
  *    size it aims at (G = threads / P, P = pow2ceil(n / M));
  *  - direct kernel (neighbouring systems adjacent: interleaved batches, the
  *    middle axes of N-d arrays): loads straight to registers, G = 128 bytes of
- *    adjacent systems when P allows; `threads` is unused.
+ *    adjacent systems when P allows; `threads` is unused;
+ *  - cluster kernel (any layout, n past the single-block rows): a tile is cut
+ *    into K <= 16 row blocks of one thread-block cluster (sm_90), joined
+ *    through distributed shared memory; `threads` per block, `gbytes` the
+ *    bytes of adjacent systems a row (ADJ; ROW layouts take one system).
  *
- * A row applies while n <= max_n; past the last row of a family, or when the
- * tile does not fit (512 threads, shared memory), the streaming kernel takes
- * over. */
+ * A row applies while n <= max_n (rows of a family sorted by max_n); past
+ * the last row of the single-block family, or when its tile does not fit
+ * (512 threads, shared memory), the cluster row applies, and past that (more
+ * than 16 blocks, or a device without clusters) the streaming kernel. */
 #ifndef TRIDI_CUDA_TUNING_H
 #define TRIDI_CUDA_TUNING_H
 
 #include "tridi.h"
 
-typedef enum tridi_cuda_family { TRIDI_CUDA_STAGED = 0, TRIDI_CUDA_DIRECT = 1 } tridi_cuda_family;
+typedef enum tridi_cuda_family {
+  TRIDI_CUDA_STAGED = 0,
+  TRIDI_CUDA_DIRECT = 1,
+  TRIDI_CUDA_CLUSTER_ADJ = 2, /* cluster kernel, system-adjacent layouts */
+  TRIDI_CUDA_CLUSTER_ROW = 3  /* cluster kernel, other layouts */
+} tridi_cuda_family;
 
 typedef struct tridi_cuda_tile {
   tridi_cuda_family family;
   tridi_dtype dtype;
   long long max_n; /* largest n the row covers (rows of a family sorted by max_n) */
-  int m;           /* rows per thread (compiled tiles: 4, 8; 16 for f32) */
-  int threads;     /* staged: target threads per block (<= 512) */
+  int m;           /* rows per thread (compiled: 4, 8, 16; 32 for f32) */
+  int threads;     /* staged: target threads per block (<= 512); cluster: threads per block */
   int pipe;        /* staged: 1 = double-buffered persistent variant when it fits
                       (measured slower on the H200 so far: off everywhere) */
+  int gbytes;      /* cluster, system-adjacent: bytes of adjacent systems a row */
 } tridi_cuda_tile;
 
+#define TRIDI_CUDA_ANY_N (1ll << 62)
+
 static const tridi_cuda_tile tridi_cuda_tiles[] = {
-    /* family, dtype, max_n, M, threads, pipe */
-    {TRIDI_CUDA_STAGED, TRIDI_F32, 8192, 16, 128, 0},
-    {TRIDI_CUDA_STAGED, TRIDI_F64, 4096, 8, 128, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F32, 512, 8, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F32, 8192, 16, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F64, 256, 4, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F64, 4096, 8, 0, 0},
+    /* family, dtype, max_n, M, threads, pipe, gbytes */
+    {TRIDI_CUDA_STAGED, TRIDI_F32, 8192, 16, 128, 0, 0},
+    {TRIDI_CUDA_STAGED, TRIDI_F64, 2048, 8, 128, 0, 0},
+    {TRIDI_CUDA_STAGED, TRIDI_F64, 4096, 16, 128, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F32, 512, 8, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F32, 1024, 16, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F32, 2048, 32, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F64, 128, 4, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F64, 2048, 16, 0, 0, 0},
+    {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F32, 4096, 32, 512, 0, 32},
+    {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F32, TRIDI_CUDA_ANY_N, 16, 256, 0, 128},
+    {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F64, TRIDI_CUDA_ANY_N, 16, 256, 0, 64},
+    {TRIDI_CUDA_CLUSTER_ROW, TRIDI_F32, TRIDI_CUDA_ANY_N, 16, 256, 0, 0},
+    {TRIDI_CUDA_CLUSTER_ROW, TRIDI_F64, TRIDI_CUDA_ANY_N, 8, 256, 0, 0},
 };
 static const int tridi_cuda_ntiles = (int)(sizeof tridi_cuda_tiles / sizeof tridi_cuda_tiles[0]);
 
