@@ -1310,8 +1310,9 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
      * reads of them hit in L2), P threads per system */
     const int M = tile->m;
     const int64_t P = 1ll << ilog2((n + M - 1) / M);
+    const int64_t cap = tile->threads > 0 && tile->threads <= kTileThreads ? tile->threads : kTileThreads;
     int64_t G = 128 / (int64_t)es;
-    while (G > 1 && G * P > kTileThreads) G >>= 1;
+    while (G > 1 && G * P > cap) G >>= 1;
     if (G > L->nsys) G = 1ll << ilog2(L->nsys);
     if (G * P <= kTileThreads) {
       cp->kind = K_DIRECT;

@@ -9,7 +9,8 @@
  *    size it aims at (G = threads / P, P = pow2ceil(n / M));
  *  - direct kernel (neighbouring systems adjacent: interleaved batches, the
  *    middle axes of N-d arrays): loads straight to registers, G = 128 bytes of
- *    adjacent systems when P allows; `threads` is unused;
+ *    adjacent systems when P allows; `threads` caps the block (0: 512; smaller
+ *    blocks mean narrower rows, measured slower);
  *  - cluster kernel (any layout, n past the single-block rows): a tile is cut
  *    into K <= 16 row blocks of one thread-block cluster (sm_90), joined
  *    through distributed shared memory; `threads` per block, `gbytes` the
