@@ -468,8 +468,22 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     const bool active = g < gmax;
     const int64_t neff = active ? n : 0;
     const int row0 = chunk * M;
+    /* a chunk never straddles a 16-byte pad: M divides the 128-byte pad
+     * period and row0 is a multiple of M, so padded(row0 + j) is
+     * padded(row0) + j and every load can be base + constant.  f32 only:
+     * there it cut 118 -> 91 registers and gained 6-10% of copy at
+     * n = 256..2048; the f64 build of the same code lost 8% at n = 2048
+     * (H200, docs/perf-log.md CUDA v10), so f64 keeps the per-load offsets. */
+    static_assert(Pad<T>::W % M == 0, "chunks must not straddle a shared-memory pad");
+    const int prow0 = padded<T>(row0);
     const T *sa = buf + g * LD;
-    auto ld = [&](int k, int j) -> T { return sa[(size_t)k * G * LD + padded<T>(row0 + j)]; };
+    const size_t kstride = (size_t)G * LD;
+    auto ld = [&](int k, int j) -> T {
+      if constexpr (sizeof(T) == 4)
+        return sa[k * kstride + prow0 + j];
+      else
+        return sa[k * kstride + padded<T>(row0 + j)];
+    };
     ChunkState<T, M> cs;
     if (row0 + M <= neff)
       chunk_eliminate<T, M, true>(ld, row0, neff, cs);
@@ -489,7 +503,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
       for (int j = 0; j < M; ++j) {
         const T xj = chunk_x(cs, j, xF, xL);
         if (row0 + j < n) {
-          xs[padded<T>(row0 + j)] = xj;
+          xs[prow0 + j] = xj;
           if (!finite_(xj)) my_bad = row0 + j;
         }
       }
@@ -875,7 +889,7 @@ __global__ void __launch_bounds__(kTileThreads)
   const int64_t row0 = ((int64_t)rank * P + chunk) * M;
 
   tridi_dev_stage_offsets(p, sbase, G, tid, soff);
-  if (tid < G) badrow[tid] = -1;
+  if (tid < 2 * G) badrow[tid] = -1; /* own rows; cluster-wide worst rows */
   if (tid == 0) flag[0] = 0;
   __syncthreads();
   const bool active = sbase + g < p.nsys;
@@ -975,14 +989,14 @@ __global__ void __launch_bounds__(kTileThreads)
    * barrier and, if a system broke down, re-checks it (reading d) before any
    * block stores x (in place, x is d).  The flag is uniform over the block. */
   cluster_sync(); /* also: every block has gathered the rows above */
-  if (tid < G) {
-    int worst = -1;
-    for (int r = 0; r < K; ++r) {
-      const int b = *cluster_map(badrow + tid, (unsigned)r);
-      worst = b > worst ? b : worst;
+  /* every (block, system) pair read by its own thread, all in flight at once */
+  for (int e = tid; e < G * K; e += blockDim.x) {
+    const int r = e >> logG, gg = e & (G - 1);
+    const int b = *cluster_map(badrow + gg, (unsigned)r);
+    if (b >= 0) {
+      atomicMax(&badrow[G + gg], b);
+      flag[0] = 1;
     }
-    badrow[G + tid] = worst;
-    if (worst >= 0) flag[0] = 1;
   }
   __syncthreads();
   const bool anybad = flag[0] != 0;
