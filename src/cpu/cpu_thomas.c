@@ -63,18 +63,23 @@ static int rows_of(const struct tridi_plan_s *plan) { return (int)(64 / plan->es
 
 static size_t round64(size_t b) { return (b + 63) & ~(size_t)63; }
 
-/* Per-thread scratch bytes for S sub-groups and tiles of KT rows: 5 tiles of KT x G, S x 4G of
- * sweep state, S x n x 2G of c'/d'.  0 on size_t overflow. */
+/* Per-thread scratch bytes for S sub-groups and tiles of KT rows: 4 tiles of KT x G (a, b, c, d),
+ * one of KT x S G (x), two of KT x G (staging for unaligned TRANS x), S x 4G of sweep state,
+ * S x n x 2G of c'/d'.  0 on size_t overflow. */
 static size_t scratch_bytes(const struct tridi_plan_s *plan, int S, int KT) {
   const size_t G = (size_t)lanes_of(plan), K = (size_t)KT, es = plan->esize;
   const uint64_t n = (uint64_t)plan->lay.n;
   if (n > (SIZE_MAX / 4) / (2 * G * es * (size_t)S)) return 0;
-  return round64((5 * K * G + 4 * G * (size_t)S + 2 * (size_t)n * G * (size_t)S) * es);
+  return round64(((6 + (size_t)S) * K * G + 4 * G * (size_t)S + 2 * (size_t)n * G * (size_t)S) *
+                 es);
 }
 
-/* c'/d' scratch a thread may use so that it stays in its L2 next to the
- * streaming data (the development VM has 2 MiB of L2 per core). */
-#define TRIDI_CPU_SCRATCH_BUDGET ((size_t)1 << 20)
+/* c'/d' scratch a thread may use for the sub-groups of a VEC work item.  Wider
+ * row runs (more sub-groups) beat keeping c'/d' in L2: 4 MiB (twice the L2 of
+ * the development VM, so partly in L3) measured 12-28% faster than 1 MiB for
+ * interleaved data and the f64 middle axis at n >= 1024, equal elsewhere
+ * (docs/perf-log.md, v8). */
+#define TRIDI_CPU_SCRATCH_BUDGET ((size_t)4 << 20)
 /* Lines of each system a TRANS tile reads per visit. */
 #define TRIDI_CPU_TRANS_LINES 4
 /* Beyond this much scratch per thread, AUTO prefers cpu_thomas_ref. */
@@ -178,12 +183,33 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
                  L->nsys >= TRIDI_CPU_NT_BYTES / xbytes;
   /* TRANS tiles are R lines deep already: one tile ahead is far enough */
   P->prefetch = P->tile_rows > rows_of(plan) ? 1 : TRIDI_CPU_PREFETCH_TILES;
+  /* VEC operands whose rows lie a page or more apart (interleaved data): the
+   * L2 streamer does not follow them, so the software prefetch fills L2
+   * (prefetcht1) rather than L1, which leaves the L1 fill buffers to the
+   * demand loads (docs/perf-log.md, v8) */
+  P->pf_hint = 0;
+  {
+    int64_t minrow = -1;
+    for (int k = 0; k < 4; ++k)
+      if (P->cls[k] == TRIDI_CPU_VEC) {
+        const int64_t as = P->astride[k] < 0 ? -P->astride[k] : P->astride[k];
+        const int64_t r = as * (int64_t)plan->esize;
+        if (minrow < 0 || r < minrow) minrow = r;
+      }
+    if (minrow >= 4096) P->pf_hint = 1;
+  }
 #ifdef TRIDI_CPU_TUNING
   {
     const char *e = getenv("TRIDI_CPU_NT");
     if (e) P->nt_stores = P->nt_stores && atoi(e);
     e = getenv("TRIDI_CPU_PREFETCH");
     if (e) P->prefetch = atoi(e);
+    e = getenv("TRIDI_CPU_PF_ROWS");
+    if (e) P->pf_rows = atoi(e);
+    e = getenv("TRIDI_CPU_RUNS");
+    if (e) P->no_runs = !atoi(e);
+    e = getenv("TRIDI_CPU_PF_HINT");
+    if (e) P->pf_hint = atoi(e);
   }
 #endif
   P->scratch_bytes = scr;

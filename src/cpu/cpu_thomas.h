@@ -64,6 +64,10 @@ typedef struct tridi_cpu_thomas_priv {
   tridi_cpu_class cls[TRIDI_NUM_OPERANDS];
   int nt_stores;        /* x may be written with non-temporal stores (large problems) */
   int prefetch;         /* software prefetch distance in tiles (0 = none) */
+  int pf_rows;          /* if > 0: prefetch distance in rows instead (tuning only) */
+  int pf_hint;          /* prefetch into 0 = L1 (prefetcht0), 1 = L2 (prefetcht1); tuning also
+                           2 = t2, 3 = nta, 4 = prefetchw */
+  int no_runs;          /* tuning only: x stored tile by tile (no row runs or aligned TRANS runs) */
   size_t scratch_bytes; /* per thread, multiple of 64 */
   tridi_cpu_kernel_fn kernel;
 } tridi_cpu_thomas_priv;
