@@ -540,6 +540,47 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   }
 }
 
+/* Chunk rows [row0, row0 + M) of system g of a tile (offsets soff[k * G +
+ * g]) loaded straight from device memory into registers and eliminated: the
+ * direct and cluster kernels. */
+template <typename T, int M>
+__device__ __forceinline__ void direct_eliminate(const KParams &p, const int64_t *soff, int G, int g,
+                                                 int64_t row0, int64_t neff, ChunkState<T, M> &cs) {
+  const T *ptr[4];
+  int64_t st[4];
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    st[k] = p.as[k];
+    ptr[k] = (const T *)p.op[k] + soff[k * G + g] + row0 * st[k];
+  }
+  auto ld = [&](int k, int j) -> T { return k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]]; };
+  if (row0 + M <= neff)
+    chunk_eliminate<T, M, true>(ld, row0, neff, cs);
+  else
+    chunk_eliminate<T, M, false>(ld, row0, neff, cs);
+}
+
+/* NaN when an unknown of the chunk (rows < neff) is Inf or NaN */
+template <typename T, int M>
+__device__ __forceinline__ T chunk_xfin(const ChunkState<T, M> &cs, int64_t row0, int64_t neff, T xF, T xL) {
+  T xfin = xF * (T)0 + xL * (T)0;
+#pragma unroll
+  for (int j = 1; j < M - 1; ++j)
+    if (row0 + j < neff) xfin += chunk_x(cs, j, xF, xL) * (T)0;
+  return xfin;
+}
+
+/* x of the chunk's rows < n, straight to device memory */
+template <typename T, int M>
+__device__ __forceinline__ void direct_store(const KParams &p, const int64_t *soff, int G, int g,
+                                             int64_t row0, int64_t n, const ChunkState<T, M> &cs, T xF, T xL) {
+  T *X = (T *)p.op[4] + soff[4 * G + g];
+  const int64_t sx = p.as[4];
+#pragma unroll
+  for (int j = 0; j < M; ++j)
+    if (row0 + j < n) X[(row0 + j) * sx] = chunk_x(cs, j, xF, xL);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Direct kernel (neighbouring systems adjacent in memory: interleaved
  * batches, the middle axes of N-d arrays): G = 2^logG systems across the
@@ -571,42 +612,20 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     __syncthreads();
     const bool active = sbase + g < p.nsys;
     const int64_t neff = active ? n : 0;
-    const T *ptr[4];
-    int64_t st[4];
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      st[k] = p.as[k];
-      ptr[k] = (const T *)p.op[k] + soff[k * G + g] + row0 * st[k];
-    }
-    auto ld = [&](int k, int j) -> T {
-      return k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]];
-    };
     ChunkState<T, M> cs;
-    if (row0 + M <= neff)
-      chunk_eliminate<T, M, true>(ld, row0, neff, cs);
-    else
-      chunk_eliminate<T, M, false>(ld, row0, neff, cs);
+    direct_eliminate<T, M>(p, soff, G, g, row0, neff, cs);
     pcr_reduced<T>(rs, rp, rq, g, G, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
     const T xF = cs.qF, xL = cs.qL;
 
     /* breakdown check on the values, x stored only after finish_info (in
      * place, x is d and the sequential check reads d) */
-    T xfin = xF * (T)0 + xL * (T)0;
-#pragma unroll
-    for (int j = 1; j < M - 1; ++j)
-      if (row0 + j < neff) xfin += chunk_x(cs, j, xF, xL) * (T)0;
+    const T xfin = chunk_xfin<T, M>(cs, row0, neff, xF, xL);
     int my_bad = -1;
     if (active && row0 < n &&
         ((chunk == 0 && cs.b0_zero) || !finite_(cs.nonfin) || !finite_(xfin)))
       my_bad = row0 < INT32_MAX ? (int)row0 : INT32_MAX - 1;
     finish_info<T>(p, sbase + g, active, chunk == 0, my_bad, &badrow[g]);
-    if (active) {
-      T *X = (T *)p.op[4] + soff[4 * G + g];
-      const int64_t sx = p.as[4];
-#pragma unroll
-      for (int j = 0; j < M; ++j)
-        if (row0 + j < n) X[(row0 + j) * sx] = chunk_x(cs, j, xF, xL);
-    }
+    if (active) direct_store<T, M>(p, soff, G, g, row0, n, cs, xF, xL);
     __syncthreads();
   }
 }
@@ -894,19 +913,8 @@ __global__ void __launch_bounds__(kTileThreads)
   __syncthreads();
   const bool active = sbase + g < p.nsys;
   const int64_t neff = active ? n : 0;
-  const T *ptr[4];
-  int64_t st[4];
-#pragma unroll
-  for (int k = 0; k < 4; ++k) {
-    st[k] = p.as[k];
-    ptr[k] = (const T *)p.op[k] + soff[k * G + g] + row0 * st[k];
-  }
-  auto ld = [&](int k, int j) -> T { return k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]]; };
   ChunkState<T, M> cs;
-  if (row0 + M <= neff)
-    chunk_eliminate<T, M, true>(ld, row0, neff, cs);
-  else
-    chunk_eliminate<T, M, false>(ld, row0, neff, cs);
+  direct_eliminate<T, M>(p, soff, G, g, row0, neff, cs);
   int my_bad = (active && row0 < n && ((row0 == 0 && cs.b0_zero) || !finite_(cs.nonfin)))
                    ? (row0 < INT32_MAX ? (int)row0 : INT32_MAX - 1)
                    : -1;
@@ -979,10 +987,7 @@ __global__ void __launch_bounds__(kTileThreads)
   /* 3. this thread's chunk ends, the chunk, breakdown */
   const T F = xfl[g * 2], L = xfl[g * 2 + 1];
   const T xF = q[0] + u[0] * F + v[0] * L, xL = q[1] + u[1] * F + v[1] * L;
-  T xfin = xF * (T)0 + xL * (T)0;
-#pragma unroll
-  for (int j = 1; j < M - 1; ++j)
-    if (row0 + j < neff) xfin += chunk_x(cs, j, xF, xL) * (T)0;
+  const T xfin = chunk_xfin<T, M>(cs, row0, neff, xF, xL);
   if (active && row0 < n && !finite_(xfin)) my_bad = row0 < INT32_MAX ? (int)row0 : INT32_MAX - 1;
   if (my_bad >= 0) atomicMax(&badrow[g], my_bad);
   /* cluster-wide breakdown: block 0 collects the blocks' rows after a full
@@ -1013,13 +1018,7 @@ __global__ void __launch_bounds__(kTileThreads)
    * breakdown, x may overwrite d (in place) only after block 0's checks */
   cluster_arrive();
   if (anybad) cluster_wait();
-  if (active) {
-    T *X = (T *)p.op[4] + soff[4 * G + g];
-    const int64_t sx = p.as[4];
-#pragma unroll
-    for (int j = 0; j < M; ++j)
-      if (row0 + j < n) X[(row0 + j) * sx] = chunk_x(cs, j, xF, xL);
-  }
+  if (active) direct_store<T, M>(p, soff, G, g, row0, n, cs, xF, xL);
   if (!anybad) cluster_wait();
 #else
   (void)p;
