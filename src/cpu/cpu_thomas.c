@@ -166,6 +166,8 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   {
     const char *e = getenv("TRIDI_CPU_TRANS_LINES");
     if (e && atoi(e) > 0 && P->tile_rows != rows_of(plan)) P->tile_rows = rows_of(plan) * atoi(e);
+    e = getenv("TRIDI_CPU_VEC_KT");
+    if (e && atoi(e) > 0 && P->tile_rows == rows_of(plan)) P->tile_rows = atoi(e);
   }
 #endif
   const size_t scr = scratch_bytes(plan, P->sub, P->tile_rows);
@@ -183,20 +185,24 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
                  L->nsys >= TRIDI_CPU_NT_BYTES / xbytes;
   /* TRANS tiles are R lines deep already: one tile ahead is far enough */
   P->prefetch = P->tile_rows > rows_of(plan) ? 1 : TRIDI_CPU_PREFETCH_TILES;
-  /* VEC operands whose rows lie a page or more apart (interleaved data): the
-   * L2 streamer does not follow them, so the software prefetch fills L2
-   * (prefetcht1) rather than L1, which leaves the L1 fill buffers to the
-   * demand loads (docs/perf-log.md, v8) */
+  /* Software prefetches fill L2 (prefetcht1) rather than L1, which leaves the
+   * L1 fill buffers to the demand loads: for TRANS operands (many line streams)
+   * and for VEC rows a page or more apart (interleaved data), which the L2
+   * streamer does not follow.  VEC rows closer together (a middle axis) keep
+   * prefetcht0 (docs/perf-log.md, v9 and v11). */
   P->pf_hint = 0;
   {
     int64_t minrow = -1;
+    int trans = 0;
     for (int k = 0; k < 4; ++k)
       if (P->cls[k] == TRIDI_CPU_VEC) {
         const int64_t as = P->astride[k] < 0 ? -P->astride[k] : P->astride[k];
         const int64_t r = as * (int64_t)plan->esize;
         if (minrow < 0 || r < minrow) minrow = r;
+      } else if (P->cls[k] == TRIDI_CPU_TRANS) {
+        trans = 1;
       }
-    if (minrow >= 4096) P->pf_hint = 1;
+    if (trans || minrow >= 4096) P->pf_hint = 1;
   }
 #ifdef TRIDI_CPU_TUNING
   {
