@@ -344,8 +344,8 @@ struct TileMinBlocks {
 /* Bytes of the staged kernel's shared header (per-system offsets of NB
  * tiles and the breakdown rows), rounded up so that the tile buffers that
  * follow are 16-byte aligned (cp.async). */
-__host__ __device__ constexpr size_t staged_hdr_bytes(int nb, int G) {
-  return ((size_t)nb * 5 * 8 * G + (size_t)8 * G + 15) / 16 * 16;
+__host__ __device__ constexpr size_t staged_hdr_bytes(int nb, int G, bool ph = false) {
+  return ((size_t)nb * 5 * 8 * G + (size_t)8 * G + (ph ? (size_t)5 * 4 * G : 0) + 15) / 16 * 16;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -357,12 +357,18 @@ __host__ __device__ constexpr size_t staged_hdr_bytes(int nb, int G) {
  * vector width, 16-byte aligned arrays: checked by the host).               */
 /* ------------------------------------------------------------------------ */
 
-template <typename T, int M, bool ROWMAJOR, bool VEC, bool PIPE>
+template <typename T, int M, bool ROWMAJOR, bool VEC, bool PIPE, bool PH = false>
 __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     tridi_thomas_pcr_staged(KParams p, int G, int logG, int logP, int LD, FastDiv ndiv) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   static_assert(!PIPE || VEC, "the pipelined variant copies with cp.async");
+  static_assert(!PH || (ROWMAJOR && !VEC && !PIPE), "PH: unit-stride rows at any alignment");
+  /* PH: each system's rows sit in shared memory shifted by its 16-byte
+   * phase (element r at padded(r + ph)), so that the 16-byte pieces of the
+   * row inside the system go with one 16-byte cp.async each and only the
+   * ragged ends element by element */
   constexpr int V = VEC ? Vec<T>::n : 1;
+  constexpr int VP = Vec<T>::n;
   using VT = typename Vec<T>::type;
   constexpr int NB = PIPE ? 2 : 1; /* tile buffers: PIPE copies tile i+1 while tile i is solved */
   const int P = 1 << logP;
@@ -370,7 +376,8 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   const int tid = threadIdx.x;
   int64_t *soff_all = (int64_t *)smem_raw;        /* [NB][5][G] */
   int *badrow = (int *)(soff_all + NB * 5 * G);   /* [G], 8 bytes each */
-  T *buf_all = (T *)(smem_raw + staged_hdr_bytes(NB, G)); /* [NB][4][G][LD], 16-byte aligned */
+  int *phs = badrow + 2 * G;                      /* PH: [5][G] phases */
+  T *buf_all = (T *)(smem_raw + staged_hdr_bytes(NB, G, PH)); /* [NB][4][G][LD], 16-byte aligned */
   T *rs = buf_all + (size_t)NB * 4 * G * LD;
   T *rp = rs + (size_t)2 * G * P;
   T *rq = rp + (size_t)2 * G * P;
@@ -378,11 +385,19 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   const int g = tid >> logP;
   const int chunk = tid & (P - 1);
   const int n = (int)p.n;
-  const uint32_t nv = (uint32_t)(n / V);  /* vectors (or elements) per system */
+  /* vectors (or elements) per system; PH: 16-byte chunks per system */
+  const uint32_t nv = PH ? (uint32_t)(n / VP + 2) : (uint32_t)(n / V);
   const uint32_t tot = (uint32_t)G * nv;  /* ndiv divides by nv */
   const int64_t step = (int64_t)gridDim.x * G;
 
-  auto set_offsets = [&](int64_t *so, int64_t sb) { tridi_dev_stage_offsets(p, sb, G, tid, so); };
+  auto set_offsets = [&](int64_t *so, int64_t sb) {
+    tridi_dev_stage_offsets(p, sb, G, tid, so);
+    if (PH && tid < G) {
+#pragma unroll
+      for (int k = 0; k < 5; ++k)
+        phs[k * G + tid] = (int)(((uintptr_t)((const T *)p.op[k] + so[k * G + tid]) / sizeof(T)) % VP);
+    }
+  };
   /* 16-byte asynchronous copies of the four inputs of tile sb (VEC) */
   auto issue_tile = [&](T *bufp, const int64_t *so, int64_t sb) {
     const int gm = (int)((p.nsys - sb) < G ? (p.nsys - sb) : G);
@@ -436,7 +451,31 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
       cp_async_commit();
       cp_async_wait_prev0();
     }
-    if (!VEC) {
+    if (PH) {
+      /* 16-byte pieces inside each system, ragged ends element by element;
+       * chunk c of a system holds elements c VP - ph ... c VP - ph + VP - 1 */
+      const uint32_t totp = (uint32_t)G * nv; /* nv: chunks a system (host: n / VP + 2) */
+      for (uint32_t e = tid; e < totp; e += nt) {
+        const uint32_t gg = fdiv(e, ndiv);
+        const uint32_t c = e - gg * nv;
+        if ((int)gg >= gmax) continue;
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+          const T *src = (const T *)p.op[k] + soff[k * G + gg];
+          T *dst = buf + (size_t)k * G * LD + (size_t)gg * LD + padded<T>((int)(c * VP));
+          const int r0 = (int)(c * VP) - phs[k * G + gg];
+          if (r0 >= 0 && r0 + VP <= n) {
+            cp_async16(dst, src + r0);
+          } else {
+#pragma unroll
+            for (int q = 0; q < VP; ++q)
+              if (r0 + q >= 0 && r0 + q < n) cp_async_elem(dst + q, src + r0 + q);
+          }
+        }
+      }
+      cp_async_commit();
+      cp_async_wait_prev0();
+    } else if (!VEC) {
       /* element-size asynchronous copies: all four operands in flight */
 #pragma unroll
       for (int k = 0; k < 4; ++k) {
@@ -478,8 +517,15 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     const int prow0 = padded<T>(row0);
     const T *sa = buf + g * LD;
     const size_t kstride = (size_t)G * LD;
+    int ph[5] = {0, 0, 0, 0, 0};
+    if (PH) {
+#pragma unroll
+      for (int k = 0; k < 5; ++k) ph[k] = phs[k * G + (active ? g : 0)];
+    }
     auto ld = [&](int k, int j) -> T {
-      if constexpr (sizeof(T) == 4)
+      if constexpr (PH)
+        return sa[k * kstride + padded<T>(row0 + j + ph[k])];
+      else if constexpr (sizeof(T) == 4)
         return sa[k * kstride + prow0 + j];
       else
         return sa[k * kstride + padded<T>(row0 + j)];
@@ -503,14 +549,36 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
       for (int j = 0; j < M; ++j) {
         const T xj = chunk_x(cs, j, xF, xL);
         if (row0 + j < n) {
-          xs[prow0 + j] = xj;
+          xs[PH ? padded<T>(row0 + j + ph[4]) : prow0 + j] = xj;
           if (!finite_(xj)) my_bad = row0 + j;
         }
       }
     }
     finish_info<T>(p, sbase + g, active, chunk == 0, my_bad, &badrow[g]);
     __syncthreads();
-    {
+    if (PH) {
+      /* x: whole 16-byte pieces inside each system, ragged ends by element */
+      T *X = (T *)p.op[4];
+      const int64_t *so = soff + 4 * G;
+      for (uint32_t e = tid; e < (uint32_t)G * nv; e += nt) {
+        const uint32_t gg = fdiv(e, ndiv);
+        const uint32_t c = e - gg * nv;
+        if ((int)gg >= gmax) continue;
+        const T *xs = buf + (size_t)gg * LD + padded<T>((int)(c * VP));
+        T *dst = X + so[gg];
+        const int r0 = (int)(c * VP) - phs[4 * G + gg];
+        if (r0 >= 0 && r0 + VP <= n) {
+          VT v;
+#pragma unroll
+          for (int q = 0; q < VP; ++q) ((T *)&v)[q] = xs[q];
+          *(VT *)(dst + r0) = v;
+        } else {
+#pragma unroll
+          for (int q = 0; q < VP; ++q)
+            if (r0 + q >= 0 && r0 + q < n) dst[r0 + q] = xs[q];
+        }
+      }
+    } else {
       T *X = (T *)p.op[4];
       const int64_t *so = soff + 4 * G;
       const int64_t st = p.as[4];
@@ -1045,7 +1113,8 @@ struct CudaPlan {
   int m_tile;    /* staged: M */
   bool rowmajor; /* staged: staging order */
   int G, logG, P, logP, LD;
-  int K; /* cluster: blocks per cluster */
+  int K;       /* cluster: blocks per cluster */
+  int LD_main; /* staged: the row pitch of func (LD is that of func_vec) */
   int64_t m_stream;
   int threads;
   size_t smem;
@@ -1074,6 +1143,7 @@ tridi_status cuda_err(cudaError_t e, const char *what) {
  * direct kernel.) */
 template <typename T, int M>
 const void *staged_m(int variant) {
+  if (variant == 3) return (const void *)tridi_thomas_pcr_staged<T, M, true, false, false, true>;
   if (variant == 2) return (const void *)tridi_thomas_pcr_staged<T, M, true, true, true>;
   if (variant == 1) return (const void *)tridi_thomas_pcr_staged<T, M, true, true, false>;
   return (const void *)tridi_thomas_pcr_staged<T, M, true, false, false>;
@@ -1199,8 +1269,8 @@ struct DeviceGuard {
   }
 };
 
-size_t staged_smem(size_t es, int G, int P, int LD, int nb = 1) {
-  return staged_hdr_bytes(nb, G) + es * ((size_t)nb * 4 * G * LD + (size_t)6 * G * P);
+size_t staged_smem(size_t es, int G, int P, int LD, int nb = 1, bool ph = false) {
+  return staged_hdr_bytes(nb, G, ph) + es * ((size_t)nb * 4 * G * LD + (size_t)6 * G * P);
 }
 
 } /* namespace */
@@ -1375,16 +1445,39 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
       cp->smem = staged_smem(es, (int)G, (int)P, LD);
       cp->ndiv = make_fastdiv((uint32_t)n);
       cp->func = f64 ? pick_staged<double>(M, 0) : pick_staged<float>(M, 0);
+      cp->LD_main = LD;
       if (!cp->func) return tridi_set_error(TRIDI_ERR_INTERNAL, "tridi_plan_create: no kernel for M = %d", M);
       const int64_t blocks = (L->nsys + G - 1) / G;
       cp->grid = (unsigned)(blocks < 0x7fffffffll ? blocks : 0x7fffffffll);
       const char *variant = "";
+      /* unit-stride rows at any offsets: 16-byte copies of each system's
+       * aligned pieces, rows shifted by their phase in shared memory (also
+       * the fallback of the 16-byte variant when a pointer is unaligned) */
+      bool ph_ok = true;
+      for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
+        if (L->axis_stride[k] != 1) ph_ok = false;
+      const size_t smem_plain = cp->smem;
+      if (ph_ok && n >= (f64 ? TRIDI_CUDA_PH_MIN_N_F64 : TRIDI_CUDA_PH_MIN_N_F32)) {
+        const int r = rows + 2 * PV;
+        int LDp = r + (r / (int)(128 / es)) * PV + PV;
+        if (es == 4)
+          while (((size_t)LDp * es) % 128 != 16) LDp += PV;
+        const size_t smem_ph = staged_smem(es, (int)G, (int)P, LDp, 1, true);
+        const void *fph = f64 ? pick_staged<double>(M, 3) : pick_staged<float>(M, 3);
+        if (fph && smem_ph <= smem_max) {
+          cp->func = fph;
+          cp->LD_main = LDp;
+          cp->smem = smem_ph;
+          cp->ndiv = make_fastdiv((uint32_t)(n / PV + 2));
+          variant = "_ph";
+        }
+      }
       if (vec_ok) {
         /* 16-byte copies; pipelined over a persistent grid (two tile buffers)
          * when the second buffer fits */
         cp->ndiv_vec = make_fastdiv((uint32_t)(n / V));
         const size_t pipe_smem = staged_smem(es, (int)G, (int)P, LD, 2);
-        cp->smem_vec = cp->smem;
+        cp->smem_vec = smem_plain;
         cp->grid_vec = cp->grid;
         cp->func_vec = f64 ? pick_staged<double>(M, 1) : pick_staged<float>(M, 1);
         variant = "_vec";
@@ -1499,6 +1592,7 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_execute(const struct tridi_plan_s 
     for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
       if ((uintptr_t)args->op[k] % 16 != 0) vec = false;
     FastDiv nd = vec ? cp->ndiv_vec : cp->ndiv;
+    if (!vec) LD = cp->LD_main;
     void *argv[] = {&kp, &G, &logG, &logP, &LD, &nd};
     if (vec)
       e = cudaLaunchKernel(cp->func_vec, dim3(cp->grid_vec), dim3(cp->threads), argv, cp->smem_vec, stream);

@@ -45,6 +45,16 @@ typedef struct tridi_cuda_tile {
 
 #define TRIDI_CUDA_ANY_N (1ll << 62)
 
+/* Staged kernel, unit-stride rows whose systems are not 16-byte aligned
+ * (padded arrays, unaligned pointers): from this n on, 16-byte copies of
+ * each system's aligned pieces with the rows shifted by their phase in
+ * shared memory ("_ph"); below it, element-size copies.  H200, padded,
+ * % of copy, element → phase: f32 n = 32 42 → 29, 128 45 → 47, 256 48 → 52,
+ * 1024 45 → 51, 4096 37 → 44; f64 n = 32 67 → 52, 256 58 → 53, 1024 52 → 55,
+ * 4096 34 → 41 (docs/perf-log.md CUDA v11). */
+#define TRIDI_CUDA_PH_MIN_N_F32 128
+#define TRIDI_CUDA_PH_MIN_N_F64 1024
+
 static const tridi_cuda_tile tridi_cuda_tiles[] = {
     /* family, dtype, max_n, M, threads, pipe, gbytes */
     {TRIDI_CUDA_STAGED, TRIDI_F32, 8192, 16, 128, 0, 0},
