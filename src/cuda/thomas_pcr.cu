@@ -9,21 +9,27 @@
  * interior unknowns.  Every input element is read once from device memory
  * and every output written once: intermediates stay on chip.
  *
- * Three kernels (docs/cuda.md has the table):
+ * Four kernels (docs/cuda.md has the table; src/cuda/tuning.h the choice):
  *  - staged:    systems along the contiguous axis, and layouts whose
  *               neighbouring systems are not adjacent.  G systems per block;
  *               the block copies the tile of a, b, c, d into shared memory
- *               with cp.async (16-byte copies when aligned, element-size
- *               otherwise), threads read their chunks from there and keep
- *               3 M intermediates in registers; x goes back through shared
+ *               with cp.async (16-byte copies when aligned; for unaligned
+ *               unit-stride rows 16-byte copies of each row's aligned pieces,
+ *               the row shifted by its phase; element-size otherwise),
+ *               threads read their chunks from there and keep 3 M
+ *               intermediates in registers; x goes back through shared
  *               memory.  n up to 8192 (f32) / 4096 (f64).
  *  - direct:    neighbouring systems adjacent in memory (interleaved
  *               batches, middle axes): G systems across a warp, loads and
  *               stores straight between device memory and registers.
+ *  - cluster:   longer systems (sm_90): a tile cut into K <= 16 row blocks
+ *               of one thread-block cluster, each solving its reduced rows
+ *               with its own end unknowns as parameters; the 2K boundary
+ *               rows are joined through distributed shared memory.
  *  - streaming: any n; each thread sweeps its chunk of m = ceil(n / P) rows
  *               twice to form the reduced rows, then once more to solve,
- *               keeping the forward-sweep factors in the plan's workspace.
- *               Re-reads come from L2 at best, so it is slower.
+ *               keeping the forward-sweep factors in shared memory or the
+ *               plan's workspace.  Re-reads come from L2 at best: slowest.
  *
  * Breakdown: a system with a NaN/Inf input, a zero b_0 or a NaN/Inf in its
  * computed x is re-checked by one thread with the reference Thomas

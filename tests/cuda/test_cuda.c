@@ -423,8 +423,11 @@ static void test_bad_args(void **s) {
 static void test_graph_capture(void **s) {
   (void)s;
   SKIP_WITHOUT_GPU();
-  const int64_t ns[3] = {64, 1500, 9000}; /* staged f32/f64 and the streaming kernel */
-  for (int k = 0; k < 3; ++k) {
+  /* staged f32 / f64, the cluster kernel (launched with a cluster attribute)
+   * and the streaming kernel */
+  const int64_t ns[4] = {64, 1500, 9000, 70000};
+  for (int k = 0; k < 4; ++k) {
+    if (ns[k] > g_maxn) continue;
     tt_layout L;
     const int64_t sh[2] = {batch_for(ns[k]), ns[k]};
     tt_layout_packed(&L, "graph", k == 1 ? TRIDI_F64 : TRIDI_F32, 2, sh, 1);
