@@ -159,15 +159,33 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   }
   /* TRANS operands: tiles of R x K rows, so that each visit of a system
    * reads R consecutive lines (see docs/perf-log.md) */
+  int trans = 0;
+  int64_t minrow = -1; /* bytes between the rows of the closest VEC operand */
+  for (int k = 0; k < 4; ++k)
+    if (P->cls[k] == TRIDI_CPU_VEC) {
+      const int64_t as = P->astride[k] < 0 ? -P->astride[k] : P->astride[k];
+      const int64_t r = as * (int64_t)plan->esize;
+      if (minrow < 0 || r < minrow) minrow = r;
+    } else if (P->cls[k] == TRIDI_CPU_TRANS) {
+      trans = 1;
+    }
+  if (P->cls[TRIDI_OP_X] == TRIDI_CPU_TRANS) trans = 1;
+  const int near_rows = minrow >= 0 && minrow < 4096;
   P->tile_rows = rows_of(plan);
-  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
-    if (P->cls[k] == TRIDI_CPU_TRANS) P->tile_rows = rows_of(plan) * TRIDI_CPU_TRANS_LINES;
+  if (trans) {
+    P->tile_rows = rows_of(plan) * TRIDI_CPU_TRANS_LINES;
+  } else if (P->sub > 1 && near_rows) {
+    /* S sub-groups of rows close together (a middle axis): half tiles, so that
+     * the sub-groups take turns in smaller steps along each operand's stream
+     * (docs/perf-log.md, v12) */
+    P->tile_rows = rows_of(plan) / 2;
+  }
 #ifdef TRIDI_CPU_TUNING
   {
     const char *e = getenv("TRIDI_CPU_TRANS_LINES");
-    if (e && atoi(e) > 0 && P->tile_rows != rows_of(plan)) P->tile_rows = rows_of(plan) * atoi(e);
+    if (e && atoi(e) > 0 && trans) P->tile_rows = rows_of(plan) * atoi(e);
     e = getenv("TRIDI_CPU_VEC_KT");
-    if (e && atoi(e) > 0 && P->tile_rows == rows_of(plan)) P->tile_rows = atoi(e);
+    if (e && atoi(e) > 0 && !trans) P->tile_rows = atoi(e);
   }
 #endif
   const size_t scr = scratch_bytes(plan, P->sub, P->tile_rows);
@@ -183,27 +201,17 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   P->nt_stores = (P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC || P->cls[TRIDI_OP_X] == TRIDI_CPU_TRANS) &&
                  plan->simd != TRIDI_SIMD_PORTABLE && xbytes > 0 &&
                  L->nsys >= TRIDI_CPU_NT_BYTES / xbytes;
-  /* TRANS tiles are R lines deep already: one tile ahead is far enough */
-  P->prefetch = P->tile_rows > rows_of(plan) ? 1 : TRIDI_CPU_PREFETCH_TILES;
+  /* TRANS tiles are R lines deep already: one tile ahead is far enough; else
+   * TRIDI_CPU_PREFETCH_TILES full tiles (K rows) ahead */
+  P->prefetch = P->tile_rows > rows_of(plan)
+                    ? 1
+                    : (TRIDI_CPU_PREFETCH_TILES * rows_of(plan) + P->tile_rows - 1) / P->tile_rows;
   /* Software prefetches fill L2 (prefetcht1) rather than L1, which leaves the
    * L1 fill buffers to the demand loads: for TRANS operands (many line streams)
    * and for VEC rows a page or more apart (interleaved data), which the L2
    * streamer does not follow.  VEC rows closer together (a middle axis) keep
    * prefetcht0 (docs/perf-log.md, v9 and v11). */
-  P->pf_hint = 0;
-  {
-    int64_t minrow = -1;
-    int trans = 0;
-    for (int k = 0; k < 4; ++k)
-      if (P->cls[k] == TRIDI_CPU_VEC) {
-        const int64_t as = P->astride[k] < 0 ? -P->astride[k] : P->astride[k];
-        const int64_t r = as * (int64_t)plan->esize;
-        if (minrow < 0 || r < minrow) minrow = r;
-      } else if (P->cls[k] == TRIDI_CPU_TRANS) {
-        trans = 1;
-      }
-    if (trans || minrow >= 4096) P->pf_hint = 1;
-  }
+  P->pf_hint = trans || minrow >= 4096;
 #ifdef TRIDI_CPU_TUNING
   {
     const char *e = getenv("TRIDI_CPU_NT");
