@@ -909,22 +909,23 @@ __device__ __forceinline__ void pcr_reduced_uv(T *rs, T *rp, T *rq, T *ru, T *rv
   }
 }
 
-/* Split cluster barrier (sm_90): arrive (release) / wait (acquire). */
-__device__ __forceinline__ void cluster_arrive() {
+/* Split cluster barrier (sm_90): arrive (release) / wait (acquire).  maybe_unused:
+ * the compute_80 PTX build compiles the cluster kernel with an empty body. */
+[[maybe_unused]] __device__ __forceinline__ void cluster_arrive() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("barrier.cluster.arrive.release;\n" ::: "memory");
 #endif
 }
-__device__ __forceinline__ void cluster_wait() {
+[[maybe_unused]] __device__ __forceinline__ void cluster_wait() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory");
 #endif
 }
-__device__ __forceinline__ void cluster_sync() {
+[[maybe_unused]] __device__ __forceinline__ void cluster_sync() {
   cluster_arrive();
   cluster_wait();
 }
-__device__ __forceinline__ unsigned cluster_rank() {
+[[maybe_unused]] __device__ __forceinline__ unsigned cluster_rank() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   unsigned r;
   asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));

@@ -57,9 +57,9 @@ typedef struct tridi_cuda_tile {
 
 static const tridi_cuda_tile tridi_cuda_tiles[] = {
     /* family, dtype, max_n, M, threads, pipe, gbytes */
-    {TRIDI_CUDA_STAGED, TRIDI_F32, 8192, 16, 128, 0, 0},
-    {TRIDI_CUDA_STAGED, TRIDI_F64, 2048, 8, 128, 0, 0},
-    {TRIDI_CUDA_STAGED, TRIDI_F64, 4096, 16, 128, 0, 0},
+    {TRIDI_CUDA_STAGED, TRIDI_F32, 8192, 16, 64, 0, 0},
+    {TRIDI_CUDA_STAGED, TRIDI_F64, 2048, 8, 64, 0, 0},
+    {TRIDI_CUDA_STAGED, TRIDI_F64, 4096, 16, 64, 0, 0},
     {TRIDI_CUDA_DIRECT, TRIDI_F32, 512, 8, 0, 0, 0},
     {TRIDI_CUDA_DIRECT, TRIDI_F32, 1024, 16, 0, 0, 0},
     {TRIDI_CUDA_DIRECT, TRIDI_F32, 2048, 32, 0, 0, 0},
