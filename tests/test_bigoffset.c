@@ -39,31 +39,10 @@ static void *map_bytes(size_t bytes) {
   return p == MAP_FAILED ? NULL : p;
 }
 
-static void put(void *base, size_t es, int64_t idx, double v) {
-  if (es == 4) {
-    const float f = (float)v;
-    memcpy((char *)base + idx * 4, &f, 4);
-  } else {
-    memcpy((char *)base + idx * 8, &v, 8);
-  }
-}
-
-static double get(const void *base, size_t es, int64_t idx) {
-  if (es == 4) {
-    float f;
-    memcpy(&f, (const char *)base + idx * 4, 4);
-    return f;
-  }
-  double d;
-  memcpy(&d, (const char *)base + idx * 8, 8);
-  return d;
-}
-
 static void run_case(const big_case *C, tridi_dtype dt, int *skipped) {
   const size_t es = tridi_dtype_size(dt);
   tt_layout L;
-  tt_layout_packed(&L, C->name, dt, C->rank, C->shape, C->axis);
-  for (int op = 0; op < TT_NOPS; ++op) tt_layout_strides(&L, op, C->strides);
+  tt_layout_shared(&L, C->name, dt, C->rank, C->shape, C->axis, C->strides);
   const int64_t n = tt_layout_n(&L), nsys = tt_layout_nsys(&L);
   int64_t lo = 0, hi = 0;
   for (int k = 0; k < L.rank; ++k) {
@@ -94,11 +73,11 @@ static void run_case(const big_case *C, tridi_dtype dt, int *skipped) {
     tt_system_offsets(&L, s, off);
     for (int64_t i = 0; i < n; ++i) {
       const int64_t e = off[0] + i * sa;
-      put(base[TT_A], es, e, i == 0 ? NAN : tt_rng_uniform(&rng, -1, 1));
+      tt_store(base[TT_A], es, e, i == 0 ? NAN : tt_rng_uniform(&rng, -1, 1));
       double b = tt_rng_uniform(&rng, 3, 5);
-      put(base[TT_B], es, e, (tt_rng_u64(&rng) & 1) ? -b : b);
-      put(base[TT_C], es, e, i == n - 1 ? NAN : tt_rng_uniform(&rng, -1, 1));
-      put(base[TT_D], es, e, tt_rng_uniform(&rng, -1, 1));
+      tt_store(base[TT_B], es, e, (tt_rng_u64(&rng) & 1) ? -b : b);
+      tt_store(base[TT_C], es, e, i == n - 1 ? NAN : tt_rng_uniform(&rng, -1, 1));
+      tt_store(base[TT_D], es, e, tt_rng_uniform(&rng, -1, 1));
     }
   }
   /* reference on the same memory */
@@ -122,7 +101,7 @@ static void run_case(const big_case *C, tridi_dtype dt, int *skipped) {
                                   (double *)tmp + n);
     }
     assert_int_equal(code, 0);
-    for (int64_t i = 0; i < n; ++i) xref[s * n + i] = get(tmp, es, i);
+    for (int64_t i = 0; i < n; ++i) xref[s * n + i] = tt_load(tmp, es, i);
   }
 
   tt_config cfg[TT_MAX_CONFIGS];
@@ -155,7 +134,7 @@ static void run_case(const big_case *C, tridi_dtype dt, int *skipped) {
       tt_system_offsets(&L, s, off);
       double dmax = 0, xmax = 0;
       for (int64_t i = 0; i < n; ++i) {
-        const double v = get(base[TT_X], es, off[0] + i * sa);
+        const double v = tt_load(base[TT_X], es, off[0] + i * sa);
         dmax = isnan(v) ? INFINITY : fmax(dmax, fabs(v - xref[s * n + i]));
         xmax = fmax(xmax, fabs(xref[s * n + i]));
       }

@@ -21,10 +21,9 @@ static const int64_t NS[] = {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 1000,
 static const int64_t BATCH_SMALL_N[] = {0, 1, 5, 16, 1037};
 static const int64_t BATCH_LARGE_N[] = {0, 1, 37};
 
-/* A layout builder: fill L for element type dt, system length n, about
- * `batch` systems; rng for random strides.  Returns 0 when it has no layout
- * for these sizes. */
-typedef int (*builder_fn)(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *rng);
+/* Layout builders (tt_builder): fill L for element type dt, system length
+ * n, about `batch` systems; rng for random strides.  Return 0 when they have
+ * no layout for these sizes. */
 
 static void run_configs(tt_problem *P, const char *lstr) {
   tt_config cfg[TT_MAX_CONFIGS];
@@ -41,20 +40,14 @@ static void run_configs(tt_problem *P, const char *lstr) {
     tt_check_plan_info(plan, &cfg[c], P->n, P->nsys, ctx);
     /* cpu/auto runs twice on fresh data: plans are reusable */
     const int reps = strcmp(cfg[c].name, "cpu/auto") == 0 ? 2 : 1;
-    for (int r = 0; r < reps; ++r) {
-      tt_problem_reset(P);
-      tt_info_poison(&I);
-      st = tt_problem_execute(P, plan, I.info);
-      tt_expect_status(st, want, ctx);
-      if (tt_problem_check(P, ctx, I.info)) break;
-      tt_info_guards_ok(&I, ctx);
-    }
+    for (int r = 0; r < reps; ++r)
+      if (tt_problem_solve_check(P, plan, &I, want, ctx)) break;
     tridi_plan_destroy(plan);
   }
   tt_info_free(&I);
 }
 
-static void run_layout(const char *name, builder_fn build, int nrandom) {
+static void run_layout(const char *name, tt_builder build, int nrandom) {
   uint64_t k = 0;
   for (int t = 0; t < 2; ++t) {
     const tridi_dtype dt = t ? TRIDI_F64 : TRIDI_F32;
@@ -129,16 +122,14 @@ static int b_middle(tt_layout *L, tridi_dtype dt, int64_t n, int64_t B, tt_rng *
 static int b_padded_rows(tt_layout *L, tridi_dtype dt, int64_t n, int64_t B, tt_rng *r) {
   (void)r;
   const int64_t shape[] = {B, n}, st[] = {n + 3, 1};
-  tt_layout_packed(L, "padded (B,n) axis 1, row stride n+3", dt, 2, shape, 1);
-  for (int op = 0; op < TT_NOPS; ++op) tt_layout_strides(L, op, st);
+  tt_layout_shared(L, "padded (B,n) axis 1, row stride n+3", dt, 2, shape, 1, st);
   return 1;
 }
 
 static int b_padded_cols(tt_layout *L, tridi_dtype dt, int64_t n, int64_t B, tt_rng *r) {
   (void)r;
   const int64_t shape[] = {n, B}, st[] = {B + 5, 1};
-  tt_layout_packed(L, "padded (n,B) axis 0, row stride B+5", dt, 2, shape, 0);
-  for (int op = 0; op < TT_NOPS; ++op) tt_layout_strides(L, op, st);
+  tt_layout_shared(L, "padded (n,B) axis 0, row stride B+5", dt, 2, shape, 0, st);
   return 1;
 }
 
@@ -147,24 +138,21 @@ static int b_padded_middle(tt_layout *L, tridi_dtype dt, int64_t n, int64_t B, t
   int64_t Z, X;
   split(B, &Z, &X);
   const int64_t shape[] = {Z, n, X}, st[] = {(n + 1) * (X + 2) + 7, X + 2, 1};
-  tt_layout_packed(L, "padded middle axis (Z,n,X) axis 1", dt, 3, shape, 1);
-  for (int op = 0; op < TT_NOPS; ++op) tt_layout_strides(L, op, st);
+  tt_layout_shared(L, "padded middle axis (Z,n,X) axis 1", dt, 3, shape, 1, st);
   return 1;
 }
 
 static int b_negative(tt_layout *L, tridi_dtype dt, int64_t n, int64_t B, tt_rng *r) {
   (void)r;
   const int64_t shape[] = {B, n}, st[] = {-n, -1};
-  tt_layout_packed(L, "negative strides (B,n) axis 1, strides (-n,-1)", dt, 2, shape, 1);
-  for (int op = 0; op < TT_NOPS; ++op) tt_layout_strides(L, op, st);
+  tt_layout_shared(L, "negative strides (B,n) axis 1, strides (-n,-1)", dt, 2, shape, 1, st);
   return 1;
 }
 
 static int b_negative_interleaved(tt_layout *L, tridi_dtype dt, int64_t n, int64_t B, tt_rng *r) {
   (void)r;
   const int64_t shape[] = {n, B}, st[] = {-B, -1};
-  tt_layout_packed(L, "negative strides (n,B) axis 0, strides (-B,-1)", dt, 2, shape, 0);
-  for (int op = 0; op < TT_NOPS; ++op) tt_layout_strides(L, op, st);
+  tt_layout_shared(L, "negative strides (n,B) axis 0, strides (-B,-1)", dt, 2, shape, 0, st);
   return 1;
 }
 
@@ -328,9 +316,8 @@ static void test_aos(void **state) {
         const int64_t w = inplace ? 4 : 5;
         const int64_t shape[] = {B, n}, st[] = {w * n, w};
         tt_layout L;
-        tt_layout_packed(&L, inplace ? "AoS (a,b,c,d|x) interleaved" : "AoS (a,b,c,d,x) interleaved",
-                         dt, 2, shape, 1);
-        for (int op = 0; op < TT_NOPS; ++op) tt_layout_strides(&L, op, st);
+        tt_layout_shared(&L, inplace ? "AoS (a,b,c,d|x) interleaved" : "AoS (a,b,c,d,x) interleaved",
+                         dt, 2, shape, 1, st);
         L.inplace = inplace;
         tt_problem P;
         const uint64_t seed = tt_case_seed("aos", k++);
@@ -402,12 +389,10 @@ static void test_large(void **state) {
       tt_layout_packed(&L, "large interleaved", TRIDI_F32, 2, shape, 0);
     } else if (lay == 0) { /* f32 contiguous systems, padded rows: 8197 x 2051 floats = 67 MB */
       const int64_t shape[] = {8197, 2051}, st[] = {2051 + 5, 1};
-      tt_layout_packed(&L, "large padded rows", TRIDI_F32, 2, shape, 1);
-      for (int op = 0; op < TT_NOPS; ++op) tt_layout_strides(&L, op, st);
+      tt_layout_shared(&L, "large padded rows", TRIDI_F32, 2, shape, 1, st);
     } else if (lay == 1) { /* f64 interleaved, padded: 1031 x 8209 doubles = 68 MB */
       const int64_t shape[] = {1031, 8209}, st[] = {8209 + 7, 1};
-      tt_layout_packed(&L, "large padded interleaved", TRIDI_F64, 2, shape, 0);
-      for (int op = 0; op < TT_NOPS; ++op) tt_layout_strides(&L, op, st);
+      tt_layout_shared(&L, "large padded interleaved", TRIDI_F64, 2, shape, 0, st);
     } else { /* f64 contiguous, in place */
       const int64_t shape[] = {65537, 129};
       tt_layout_packed(&L, "large contiguous in place", TRIDI_F64, 2, shape, 1);
@@ -435,11 +420,7 @@ static void test_large(void **state) {
       snprintf(ctx, sizeof ctx, "[%s] [%s]", lstr, cfg[c].name);
       tridi_plan plan;
       if (!tt_expect_status(tt_problem_plan(&P, &cfg[c].opts, &plan), TRIDI_SUCCESS, ctx)) continue;
-      tt_problem_reset(&P);
-      tt_info_poison(&I);
-      tt_expect_status(tt_problem_execute(&P, plan, I.info), TRIDI_SUCCESS, ctx);
-      tt_problem_check(&P, ctx, I.info);
-      tt_info_guards_ok(&I, ctx);
+      tt_problem_solve_check(&P, plan, &I, TRIDI_SUCCESS, ctx);
       tridi_plan_destroy(plan);
     }
     tt_info_free(&I);

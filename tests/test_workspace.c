@@ -22,8 +22,7 @@ static void build(tt_layout *L, int which, tridi_dtype dt, int64_t n, int64_t B)
     tt_layout_packed(L, "interleaved", dt, 2, sh, 0);
   } else {
     const int64_t sh[] = {B, n}, st[] = {-(n + 3), 1};
-    tt_layout_packed(L, "padded negative", dt, 2, sh, 1);
-    for (int op = 0; op < TT_NOPS; ++op) tt_layout_strides(L, op, st);
+    tt_layout_shared(L, "padded negative", dt, 2, sh, 1, st);
   }
 }
 

@@ -12,7 +12,7 @@
  *     garbage: each system is either solved within the bound or reported
  *     (info != 0, in 1..n in magnitude, status of the lowest failing one);
  *   - every algorithm on a Laplacian-like SPD family on which RD's
- *     recurrence hardly grows (fill_lap): CR, PCR, CR+PCR solved with
+ *     recurrence hardly grows (tt_problem_fill_laplacian): CR, PCR, CR+PCR solved with
  *     residual <= 8 n eps; RD, CR+RD solved with residual <= TRIDI_RD_MAX_BERR
  *     in f64 and, in f32, up to n = 16 (beyond, they may report a loss);
  *   - REF and CPU (3 threads) rows give bit-identical x and info.
@@ -52,73 +52,16 @@ static tridi_status plan_for(const tt_problem *P, tridi_backend be, tridi_alg al
   return tt_problem_plan(P, &o, plan);
 }
 
-static double getx(const tt_problem *P, int64_t s, int64_t i) {
-  int64_t off[TT_NOPS];
-  tt_system_offsets(&P->L, s, off);
-  const int64_t sx = P->L.strides[TT_X][P->L.axis];
-  const char *base = (const char *)tt_ptr(P, TT_X);
-  if (P->es == 4) {
-    float f;
-    memcpy(&f, base + (off[TT_X] + i * sx) * 4, 4);
-    return f;
-  }
-  double v;
-  memcpy(&v, base + (off[TT_X] + i * sx) * 8, 8);
-  return v;
-}
-
 /* Relative residual and distance to LAPACK of system s. */
 static void sys_errors(const tt_problem *P, int64_t s, double *resid, double *dlap) {
-  const int64_t n = P->n;
-  double nr = 0, na = 0, nx = 0, nd = 0, dl = 0, nl = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const double xi = getx(P, s, i), bi = tt_problem_get_orig(P, TT_B, s, i);
-    const double di = tt_problem_get_orig(P, TT_D, s, i);
-    long double r = (long double)bi * xi - di;
-    double ra = fabs(bi);
-    if (i > 0) {
-      const double ai = tt_problem_get_orig(P, TT_A, s, i);
-      r += (long double)ai * getx(P, s, i - 1);
-      ra += fabs(ai);
-    }
-    if (i < n - 1) {
-      const double ci = tt_problem_get_orig(P, TT_C, s, i);
-      r += (long double)ci * getx(P, s, i + 1);
-      ra += fabs(ci);
-    }
-    nr = fmax(nr, fabs((double)r));
-    na = fmax(na, ra);
-    nx = fmax(nx, fabs(xi));
-    nd = fmax(nd, fabs(di));
-    if (!isfinite(xi)) nr = INFINITY;
-    const double xl = P->xlap[s * n + i];
-    dl = fmax(dl, fabs(xi - xl));
+  double dl = 0, nl = 0;
+  for (int64_t i = 0; i < P->n; ++i) {
+    const double xi = tt_problem_get_x(P, s, i), xl = P->xlap[s * P->n + i];
+    dl = isfinite(xi) ? fmax(dl, fabs(xi - xl)) : INFINITY;
     nl = fmax(nl, fabs(xl));
-    if (!isfinite(xi)) dl = INFINITY;
   }
-  *resid = nr / (na * nx + nd);
+  *resid = tt_problem_residual(P, s);
   *dlap = dl / (nl > 0 ? nl : 1.0);
-}
-
-/* A Laplacian-like symmetric positive definite family on which RD's
- * recurrence hardly grows at any n: row i scaled by v_i in +-[1, 2),
- * a_i, c_i = -v_i (1 - u/n^2), b_i = v_i (2 + (1 + u)/n^2), u in [0, 1),
- * d_i in [-1, 1).  (Condition numbers grow like n^2, so only residuals are
- * judged.  The accuracy study, tools/accuracy.c, has the paper's families.) */
-static void fill_lap(tt_problem *P, uint64_t seed) {
-  tt_rng r;
-  tt_rng_init(&r, seed ^ UINT64_C(0x1a9));
-  const double nn = (double)P->n * (double)P->n;
-  for (int64_t s = 0; s < P->nsys; ++s)
-    for (int64_t i = 0; i < P->n; ++i) {
-      double v = tt_rng_uniform(&r, 1.0, 2.0);
-      if (tt_rng_u64(&r) & 1) v = -v;
-      if (i > 0) tt_problem_set(P, TT_A, s, i, -v * (1 - tt_rng_uniform(&r, 0, 1) / nn));
-      tt_problem_set(P, TT_B, s, i, v * (2 + (1 + tt_rng_uniform(&r, 0, 1)) / nn));
-      if (i < P->n - 1) tt_problem_set(P, TT_C, s, i, -v * (1 - tt_rng_uniform(&r, 0, 1) / nn));
-      tt_problem_set(P, TT_D, s, i, tt_rng_uniform(&r, -1, 1));
-    }
-  tt_problem_oracle(P);
 }
 
 /* May RD / CR+RD report a loss of significance (-k) on these data?  On the
@@ -173,28 +116,7 @@ static void check_run(const tt_problem *P, tridi_alg alg, int mode, tridi_status
   if (bad > 3) tt_fail("%s: %" PRId64 " systems wrong in all", ctx, bad);
 }
 
-typedef int (*builder_fn)(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *rng);
-
-static int b_contiguous(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *r) {
-  (void)r;
-  const int64_t shape[2] = {batch, n};
-  tt_layout_packed(L, "contiguous", dt, 2, shape, 1);
-  return 1;
-}
-static int b_interleaved(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *r) {
-  (void)r;
-  const int64_t shape[2] = {n, batch};
-  tt_layout_packed(L, "interleaved", dt, 2, shape, 0);
-  return 1;
-}
-static int b_strided(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *r) {
-  const int64_t shape[3] = {2, n, (batch + 1) / 2};
-  tt_layout_packed(L, "strided", dt, 3, shape, 1);
-  for (int op = 0; op < TT_NOPS; ++op) tt_layout_random_strides(L, op, r, 3, 0);
-  return 1;
-}
-
-static void run_oracle(const char *name, builder_fn build, int inplace) {
+static void run_oracle(const char *name, tt_builder build, int inplace) {
   uint64_t k = 0;
   tt_rng rng;
   for (int t = 0; t < 2; ++t) {
@@ -211,7 +133,7 @@ static void run_oracle(const char *name, builder_fn build, int inplace) {
         if (inplace && !tt_layout_injective(&L, TT_D)) continue;
         tt_problem P;
         if (tt_problem_init(&P, &L, seed, NULL)) continue;
-        if (mode) fill_lap(&P, seed);
+        if (mode) tt_problem_fill_laplacian(&P, seed);
         char lstr[400];
         tt_layout_str(&P.L, lstr, sizeof lstr);
         tt_info I, J;
@@ -262,10 +184,10 @@ static void run_oracle(const char *name, builder_fn build, int inplace) {
   tt_assert_no_failures();
 }
 
-static void oracle_contiguous(void **s) { (void)s; run_oracle("algs_contiguous", b_contiguous, 0); }
-static void oracle_interleaved(void **s) { (void)s; run_oracle("algs_interleaved", b_interleaved, 0); }
-static void oracle_strided(void **s) { (void)s; run_oracle("algs_strided", b_strided, 0); }
-static void oracle_inplace(void **s) { (void)s; run_oracle("algs_inplace", b_contiguous, 1); }
+static void oracle_contiguous(void **s) { (void)s; run_oracle("algs_contiguous", tt_build_contiguous, 0); }
+static void oracle_interleaved(void **s) { (void)s; run_oracle("algs_interleaved", tt_build_interleaved, 0); }
+static void oracle_strided(void **s) { (void)s; run_oracle("algs_strided", tt_build_strided, 0); }
+static void oracle_inplace(void **s) { (void)s; run_oracle("algs_inplace", tt_build_contiguous, 1); }
 
 /* ---- breakdown ------------------------------------------------------------ */
 
@@ -319,11 +241,11 @@ static void breakdown(void **state) {
           tt_rng rng;
           tt_rng_init(&rng, seed);
           tt_layout L;
-          if (lay) b_interleaved(&L, dt, n, NSYS_BD, &rng);
-          else b_contiguous(&L, dt, n, NSYS_BD, &rng);
+          if (lay) tt_build_interleaved(&L, dt, n, NSYS_BD, &rng);
+          else tt_build_contiguous(&L, dt, n, NSYS_BD, &rng);
           tt_problem P;
           if (tt_problem_init(&P, &L, seed, NULL)) continue;
-          fill_lap(&P, seed);
+          tt_problem_fill_laplacian(&P, seed);
           int32_t want[NSYS_BD];
           int ovf_kind_only = 0;
           inject(&P, ALGS[a], want, &ovf_kind_only);

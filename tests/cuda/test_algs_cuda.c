@@ -100,65 +100,6 @@ static void dev_free(dev_problem *D) {
 
 /* ---- helpers -------------------------------------------------------------- */
 
-static double getx(const tt_problem *P, int64_t s, int64_t i) {
-  int64_t off[TT_NOPS];
-  tt_system_offsets(&P->L, s, off);
-  const int64_t sx = P->L.strides[TT_X][P->L.axis];
-  const char *base = (const char *)tt_ptr(P, TT_X);
-  if (P->es == 4) {
-    float f;
-    memcpy(&f, base + (off[TT_X] + i * sx) * 4, 4);
-    return f;
-  }
-  double v;
-  memcpy(&v, base + (off[TT_X] + i * sx) * 8, 8);
-  return v;
-}
-
-static double sys_resid(const tt_problem *P, int64_t s) {
-  const int64_t n = P->n;
-  double nr = 0, na = 0, nx = 0, nd = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const double xi = getx(P, s, i), bi = tt_problem_get_orig(P, TT_B, s, i);
-    const double di = tt_problem_get_orig(P, TT_D, s, i);
-    long double r = (long double)bi * xi - di;
-    double ra = fabs(bi);
-    if (i > 0) {
-      const double ai = tt_problem_get_orig(P, TT_A, s, i);
-      r += (long double)ai * getx(P, s, i - 1);
-      ra += fabs(ai);
-    }
-    if (i < n - 1) {
-      const double ci = tt_problem_get_orig(P, TT_C, s, i);
-      r += (long double)ci * getx(P, s, i + 1);
-      ra += fabs(ci);
-    }
-    if (!isfinite(xi)) return INFINITY;
-    nr = fmax(nr, fabs((double)r));
-    na = fmax(na, ra);
-    nx = fmax(nx, fabs(xi));
-    nd = fmax(nd, fabs(di));
-  }
-  return nr / (na * nx + nd);
-}
-
-/* Laplacian-like SPD family (as tests/algs/test_algs.c). */
-static void fill_lap(tt_problem *P, uint64_t seed) {
-  tt_rng r;
-  tt_rng_init(&r, seed ^ UINT64_C(0x1a9));
-  const double nn = (double)P->n * (double)P->n;
-  for (int64_t s = 0; s < P->nsys; ++s)
-    for (int64_t i = 0; i < P->n; ++i) {
-      double v = tt_rng_uniform(&r, 1.0, 2.0);
-      if (tt_rng_u64(&r) & 1) v = -v;
-      if (i > 0) tt_problem_set(P, TT_A, s, i, -v * (1 - tt_rng_uniform(&r, 0, 1) / nn));
-      tt_problem_set(P, TT_B, s, i, v * (2 + (1 + tt_rng_uniform(&r, 0, 1)) / nn));
-      if (i < P->n - 1) tt_problem_set(P, TT_C, s, i, -v * (1 - tt_rng_uniform(&r, 0, 1) / nn));
-      tt_problem_set(P, TT_D, s, i, tt_rng_uniform(&r, -1, 1));
-    }
-  tt_problem_oracle(P);
-}
-
 /* Switch size the plan used: the "_sw<k>" part of the kernel name (1 if none). */
 static int64_t plan_switch(const char *kernel) {
   const char *p = kernel ? strstr(kernel, "_sw") : NULL;
@@ -229,26 +170,6 @@ static tridi_status run_gpu(tt_problem *P, tridi_alg alg, int32_t *info, char *k
   return st;
 }
 
-typedef int (*builder_fn)(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *rng);
-static int b_contiguous(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *r) {
-  (void)r;
-  const int64_t shape[2] = {batch, n};
-  tt_layout_packed(L, "contiguous", dt, 2, shape, 1);
-  return 1;
-}
-static int b_interleaved(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *r) {
-  (void)r;
-  const int64_t shape[2] = {n, batch};
-  tt_layout_packed(L, "interleaved", dt, 2, shape, 0);
-  return 1;
-}
-static int b_strided(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *r) {
-  const int64_t shape[3] = {2, n, (batch + 1) / 2};
-  tt_layout_packed(L, "strided", dt, 3, shape, 1);
-  for (int op = 0; op < TT_NOPS; ++op) tt_layout_random_strides(L, op, r, 3, 0);
-  return 1;
-}
-
 /* One problem, every algorithm: oracle / contract checks and the same
  * algorithm on the CPU. */
 static void check_all(tt_problem *P, int mode, const char *lstr) {
@@ -269,7 +190,7 @@ static void check_all(tt_problem *P, int mode, const char *lstr) {
       for (int64_t s = 0; s < P->nsys; ++s) {
         const double rtol = is_rd(alg) ? TRIDI_RD_MAX_BERR : TT_RESID_C * (double)n * eps;
         if (info[s] == 0) {
-          const double res = sys_resid(P, s);
+          const double res = tt_problem_residual(P, s);
           if (!(res <= rtol)) tt_fail("%s: system %" PRId64 " info 0 but residual %.3g (bound %.3g)",
                                       ctx, s, res, rtol);
         } else if (!(is_rd(alg) && info[s] < 0 && (mode == 0 || P->es == 4 || n > 4097) &&
@@ -292,7 +213,7 @@ static void check_all(tt_problem *P, int mode, const char *lstr) {
       if (code != 0 || info[s] != 0) continue;
       double dm = 0, nm = 0;
       for (int64_t i = 0; i < n; ++i) {
-        dm = fmax(dm, fabs(getx(P, s, i) - xc[i]));
+        dm = fmax(dm, fabs(tt_problem_get_x(P, s, i) - xc[i]));
         nm = fmax(nm, fabs(xc[i]));
       }
       /* dominant: both within 16 n eps of the truth; Laplace: cond ~ n^2 */
@@ -307,7 +228,7 @@ static void check_all(tt_problem *P, int mode, const char *lstr) {
   free(xc);
 }
 
-static void run_oracle(const char *name, builder_fn build, int inplace) {
+static void run_oracle(const char *name, tt_builder build, int inplace) {
   SKIP_WITHOUT_GPU();
   uint64_t k = 0;
   for (int t = 0; t < 2; ++t)
@@ -323,7 +244,7 @@ static void run_oracle(const char *name, builder_fn build, int inplace) {
         L.inplace = inplace;
         tt_problem P;
         if (tt_problem_init(&P, &L, seed, NULL)) continue;
-        if (mode) fill_lap(&P, seed);
+        if (mode) tt_problem_fill_laplacian(&P, seed);
         char lstr[400];
         tt_layout_str(&P.L, lstr, sizeof lstr);
         check_all(&P, mode, lstr);
@@ -332,10 +253,10 @@ static void run_oracle(const char *name, builder_fn build, int inplace) {
   tt_assert_no_failures();
 }
 
-static void gpu_contiguous(void **s) { (void)s; run_oracle("gpu_algs_contiguous", b_contiguous, 0); }
-static void gpu_interleaved(void **s) { (void)s; run_oracle("gpu_algs_interleaved", b_interleaved, 0); }
-static void gpu_strided(void **s) { (void)s; run_oracle("gpu_algs_strided", b_strided, 0); }
-static void gpu_inplace(void **s) { (void)s; run_oracle("gpu_algs_inplace", b_contiguous, 1); }
+static void gpu_contiguous(void **s) { (void)s; run_oracle("gpu_algs_contiguous", tt_build_contiguous, 0); }
+static void gpu_interleaved(void **s) { (void)s; run_oracle("gpu_algs_interleaved", tt_build_interleaved, 0); }
+static void gpu_strided(void **s) { (void)s; run_oracle("gpu_algs_strided", tt_build_strided, 0); }
+static void gpu_inplace(void **s) { (void)s; run_oracle("gpu_algs_inplace", tt_build_contiguous, 1); }
 
 /* ---- breakdown: exact codes on the GPU ------------------------------------- */
 
@@ -356,11 +277,11 @@ static void gpu_breakdown(void **state) {
           tt_rng rng;
           tt_rng_init(&rng, seed);
           tt_layout L;
-          if (lay) b_interleaved(&L, dt, n, NB, &rng);
-          else b_contiguous(&L, dt, n, NB, &rng);
+          if (lay) tt_build_interleaved(&L, dt, n, NB, &rng);
+          else tt_build_contiguous(&L, dt, n, NB, &rng);
           tt_problem P;
           if (tt_problem_init(&P, &L, seed, NULL)) continue;
-          fill_lap(&P, seed);
+          tt_problem_fill_laplacian(&P, seed);
           const double big = P.es == 4 ? 0.75 * FLT_MAX : 0.75 * DBL_MAX;
           /* NaN at row n/2: every algorithm checks the inputs first */
           tt_problem_set(&P, TT_D, S_NAN, n / 2, NAN);
@@ -404,7 +325,7 @@ static void gpu_breakdown(void **state) {
           for (int s = 0; s < NB; ++s) {
             const int loss_ok = is_rd(alg) && P.es == 4 && n > 16 && want[s] == 0 && info[s] < 0;
             if (s == S_OVF && !ovf_exact) {
-              if (!(info[s] < 0 && info[s] >= -n) && !(info[s] == 0 && sys_resid(&P, s) <= TRIDI_RD_MAX_BERR))
+              if (!(info[s] < 0 && info[s] >= -n) && !(info[s] == 0 && tt_problem_residual(&P, s) <= TRIDI_RD_MAX_BERR))
                 tt_fail("%s: system %d: info %" PRId32 ", expected a NaN/Inf code or a solution", ctx,
                         s, info[s]);
             } else if (info[s] != want[s] && !loss_ok) {

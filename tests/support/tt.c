@@ -142,6 +142,33 @@ void tt_layout_strides(tt_layout *L, int op, const int64_t *strides) {
   for (int k = 0; k < L->rank; ++k) L->strides[op][k] = strides[k];
 }
 
+void tt_layout_shared(tt_layout *L, const char *name, tridi_dtype dtype, int rank,
+                      const int64_t *shape, int axis, const int64_t *strides) {
+  tt_layout_packed(L, name, dtype, rank, shape, axis);
+  for (int op = 0; op < TT_NOPS; ++op) tt_layout_strides(L, op, strides);
+}
+
+int tt_build_contiguous(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *r) {
+  (void)r;
+  const int64_t shape[2] = {batch, n};
+  tt_layout_packed(L, "contiguous", dt, 2, shape, 1);
+  return 1;
+}
+
+int tt_build_interleaved(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *r) {
+  (void)r;
+  const int64_t shape[2] = {n, batch};
+  tt_layout_packed(L, "interleaved", dt, 2, shape, 0);
+  return 1;
+}
+
+int tt_build_strided(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *r) {
+  const int64_t shape[3] = {2, n, (batch + 1) / 2};
+  tt_layout_packed(L, "strided", dt, 3, shape, 1);
+  for (int op = 0; op < TT_NOPS; ++op) tt_layout_random_strides(L, op, r, 3, 0);
+  return 1;
+}
+
 void tt_layout_random_strides(tt_layout *L, int op, tt_rng *r, int max_pad, int allow_bcast) {
   int perm[TRIDI_MAX_RANK];
   for (int k = 0; k < L->rank; ++k) perm[k] = k;
@@ -243,7 +270,7 @@ static int is_poison(const void *p, size_t es) {
 
 /* ---- problems ------------------------------------------------------------------ */
 
-static double load(const void *base, size_t es, int64_t idx) {
+double tt_load(const void *base, size_t es, int64_t idx) {
   if (es == 4) {
     float f;
     memcpy(&f, (const char *)base + idx * 4, 4);
@@ -254,7 +281,7 @@ static double load(const void *base, size_t es, int64_t idx) {
   return d;
 }
 
-static void store(void *base, size_t es, int64_t idx, double v) {
+void tt_store(void *base, size_t es, int64_t idx, double v) {
   if (es == 4) {
     const float f = (float)v;
     memcpy((char *)base + idx * 4, &f, 4);
@@ -363,7 +390,7 @@ int tt_problem_init(tt_problem *P, const tt_layout *L, uint64_t seed, const tt_g
             v = tt_rng_uniform(&rng, -1.0, 1.0);
           }
         }
-        store(B->mem, P->es, j, v);
+        tt_store(B->mem, P->es, j, v);
       }
     }
     memcpy(B->orig, B->mem, (size_t)B->len * P->es);
@@ -399,14 +426,63 @@ void tt_problem_set(tt_problem *P, int op, int64_t s, int64_t i, double v) {
   int64_t off[TT_NOPS];
   tt_system_offsets(&P->L, s, off);
   const int64_t j = elem_index(P, op, off, i);
-  store(P->buf[op].mem, P->es, j, v);
-  store(P->buf[op].orig, P->es, j, v);
+  tt_store(P->buf[op].mem, P->es, j, v);
+  tt_store(P->buf[op].orig, P->es, j, v);
 }
 
 double tt_problem_get_orig(const tt_problem *P, int op, int64_t s, int64_t i) {
   int64_t off[TT_NOPS];
   tt_system_offsets(&P->L, s, off);
-  return load(P->buf[op].orig, P->es, elem_index(P, op, off, i));
+  return tt_load(P->buf[op].orig, P->es, elem_index(P, op, off, i));
+}
+
+double tt_problem_get_x(const tt_problem *P, int64_t s, int64_t i) {
+  int64_t off[TT_NOPS];
+  tt_system_offsets(&P->L, s, off);
+  return tt_load(tt_ptr(P, TT_X), P->es, off[TT_X] + i * P->L.strides[TT_X][P->L.axis]);
+}
+
+double tt_problem_residual(const tt_problem *P, int64_t s) {
+  const int64_t n = P->n;
+  double nr = 0, na = 0, nx = 0, nd = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double xi = tt_problem_get_x(P, s, i), bi = tt_problem_get_orig(P, TT_B, s, i);
+    const double di = tt_problem_get_orig(P, TT_D, s, i);
+    if (!isfinite(xi)) return INFINITY;
+    long double r = (long double)bi * xi - di;
+    double ra = fabs(bi);
+    if (i > 0) {
+      const double ai = tt_problem_get_orig(P, TT_A, s, i);
+      r += (long double)ai * tt_problem_get_x(P, s, i - 1);
+      ra += fabs(ai);
+    }
+    if (i < n - 1) {
+      const double ci = tt_problem_get_orig(P, TT_C, s, i);
+      r += (long double)ci * tt_problem_get_x(P, s, i + 1);
+      ra += fabs(ci);
+    }
+    nr = fmax(nr, fabs((double)r));
+    na = fmax(na, ra);
+    nx = fmax(nx, fabs(xi));
+    nd = fmax(nd, fabs(di));
+  }
+  return nr / (na * nx + nd);
+}
+
+void tt_problem_fill_laplacian(tt_problem *P, uint64_t seed) {
+  tt_rng r;
+  tt_rng_init(&r, seed ^ UINT64_C(0x1a9));
+  const double nn = (double)P->n * (double)P->n;
+  for (int64_t s = 0; s < P->nsys; ++s)
+    for (int64_t i = 0; i < P->n; ++i) {
+      double v = tt_rng_uniform(&r, 1.0, 2.0);
+      if (tt_rng_u64(&r) & 1) v = -v;
+      if (i > 0) tt_problem_set(P, TT_A, s, i, -v * (1 - tt_rng_uniform(&r, 0, 1) / nn));
+      tt_problem_set(P, TT_B, s, i, v * (2 + (1 + tt_rng_uniform(&r, 0, 1)) / nn));
+      if (i < P->n - 1) tt_problem_set(P, TT_C, s, i, -v * (1 - tt_rng_uniform(&r, 0, 1) / nn));
+      tt_problem_set(P, TT_D, s, i, tt_rng_uniform(&r, -1, 1));
+    }
+  tt_problem_oracle(P);
 }
 
 /* Gather system s of the original inputs into contiguous arrays of the
@@ -445,7 +521,7 @@ void tt_problem_oracle(tt_problem *P) {
                                     (double *)w);
       }
       P->ref_info[s] = code;
-      for (int64_t i = 0; i < n; ++i) P->xref[s * n + i] = code ? NAN : load(x, es, i);
+      for (int64_t i = 0; i < n; ++i) P->xref[s * n + i] = code ? NAN : tt_load(x, es, i);
       /* LAPACK ?gtsv: dl = a[1..n-1], d = b, du = c[0..n-2], b = d */
       memcpy(dl, t + (size_t)1 * es, (size_t)(n - 1) * es);
       memcpy(dd, t + (size_t)n * es, (size_t)n * es);
@@ -456,7 +532,7 @@ void tt_problem_oracle(tt_problem *P) {
       if (es == 4) sgtsv_(&ni, &one, (float *)dl, (float *)dd, (float *)du, (float *)rhs, &ni, &info);
       else dgtsv_(&ni, &one, (double *)dl, (double *)dd, (double *)du, (double *)rhs, &ni, &info);
       P->lap_info[s] = info;
-      for (int64_t i = 0; i < n; ++i) P->xlap[s * n + i] = info ? NAN : load(rhs, es, i);
+      for (int64_t i = 0; i < n; ++i) P->xlap[s * n + i] = info ? NAN : tt_load(rhs, es, i);
     }
   }
   free(t);
@@ -494,6 +570,16 @@ tridi_status tt_problem_plan(const tt_problem *P, const tridi_options *opts, tri
 tridi_status tt_problem_execute(const tt_problem *P, tridi_plan plan, int32_t *info) {
   return tridi_execute(plan, tt_ptr(P, TT_A), tt_ptr(P, TT_B), tt_ptr(P, TT_C), tt_ptr(P, TT_D),
                        tt_ptr(P, TT_X), info, NULL);
+}
+
+long tt_problem_solve_check(tt_problem *P, tridi_plan plan, tt_info *I, tridi_status want,
+                            const char *ctx) {
+  tt_problem_reset(P);
+  tt_info_poison(I);
+  tt_expect_status(tt_problem_execute(P, plan, I->info), want, ctx);
+  const long f = tt_problem_check(P, ctx, I->info);
+  tt_info_guards_ok(I, ctx);
+  return f;
 }
 
 tridi_status tt_problem_expected_status(const tt_problem *P) {
@@ -606,19 +692,19 @@ long tt_problem_check(const tt_problem *P, const char *ctx, const int32_t *info)
           const int64_t s = s0 + q;
           if (P->ref_info[s]) continue;
           const int64_t *o = off[q];
-          const double xd = load(xb, es, o[TT_X] + i * sx);
+          const double xd = tt_load(xb, es, o[TT_X] + i * sx);
           const long double xi = xd;
-          const long double bi = load(mb, es, o[TT_B] + i * sb);
-          const long double di = load(md, es, o[TT_D] + i * sd);
+          const long double bi = tt_load(mb, es, o[TT_B] + i * sb);
+          const long double di = tt_load(md, es, o[TT_D] + i * sd);
           long double r = bi * xi - di, ra = bi < 0 ? -bi : bi;
           if (i > 0) {
-            const long double ai = load(ma, es, o[TT_A] + i * sa);
-            r += ai * (long double)load(xb, es, o[TT_X] + (i - 1) * sx);
+            const long double ai = tt_load(ma, es, o[TT_A] + i * sa);
+            r += ai * (long double)tt_load(xb, es, o[TT_X] + (i - 1) * sx);
             ra += ai < 0 ? -ai : ai;
           }
           if (i < n - 1) {
-            const long double ci = load(mc, es, o[TT_C] + i * sc);
-            r += ci * (long double)load(xb, es, o[TT_X] + (i + 1) * sx);
+            const long double ci = tt_load(mc, es, o[TT_C] + i * sc);
+            r += ci * (long double)tt_load(xb, es, o[TT_X] + (i + 1) * sx);
             ra += ci < 0 ? -ci : ci;
           }
           if (r < 0) r = -r;
@@ -655,7 +741,7 @@ long tt_problem_check(const tt_problem *P, const char *ctx, const int32_t *info)
             tt_fail("%s: system %" PRId64 ": relative residual %.3g (bound %.3g), difference to the "
                     "reference solver %.3g, to LAPACK %.3g (bound %.3g); x[0] = %.9g, reference "
                     "%.9g",
-                    ctx, s, rel, rtol, relref, rellap, ctol, load(xb, es, off[q][TT_X]), P->xref[s * n]);
+                    ctx, s, rel, rtol, relref, rellap, ctol, tt_load(xb, es, off[q][TT_X]), P->xref[s * n]);
           ++bad;
         }
       }

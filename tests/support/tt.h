@@ -97,6 +97,17 @@ void tt_layout_packed(tt_layout *L, const char *name, tridi_dtype dtype, int ran
                       const int64_t *shape, int axis);
 /* Set the strides of one operand (strides: rank values). */
 void tt_layout_strides(tt_layout *L, int op, const int64_t *strides);
+/* tt_layout_packed, then the same strides for every operand. */
+void tt_layout_shared(tt_layout *L, const char *name, tridi_dtype dtype, int rank,
+                      const int64_t *shape, int axis, const int64_t *strides);
+/* Layout builders shared by the algorithm suites (host and GPU): batch
+ * systems of length n, contiguous (batch, n) axis 1, interleaved (n, batch)
+ * axis 0, or the middle axis of (2, n, batch/2) with random strides, padding
+ * and signs per operand.  Return 1 (0: no such layout for these sizes). */
+typedef int (*tt_builder)(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *r);
+int tt_build_contiguous(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *r);
+int tt_build_interleaved(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *r);
+int tt_build_strided(tt_layout *L, tridi_dtype dt, int64_t n, int64_t batch, tt_rng *r);
 /* Random strides for one operand: dimensions stored in a random order, each
  * padded by 0..max_pad elements, each negated with probability 1/3; when
  * allow_bcast, each dimension of extent > 1 gets stride 0 with probability
@@ -159,6 +170,18 @@ void *tt_ptr(const tt_problem *P, int op);
  * its original copy.  Call tt_problem_oracle() afterwards. */
 void tt_problem_set(tt_problem *P, int op, int64_t s, int64_t i, double v);
 double tt_problem_get_orig(const tt_problem *P, int op, int64_t s, int64_t i);
+/* Element i of the solution x of system s, as the buffers hold it now. */
+double tt_problem_get_x(const tt_problem *P, int64_t s, int64_t i);
+/* Relative residual |A x - d|_inf / (|A|_inf |x|_inf + |d|_inf) of system s
+ * against the original inputs, in long double; INFINITY if x has an Inf or
+ * NaN. */
+double tt_problem_residual(const tt_problem *P, int64_t s);
+/* A Laplacian-like symmetric positive definite family on which RD's
+ * recurrence hardly grows at any n: row i scaled by v_i in +-[1, 2),
+ * a_i, c_i = -v_i (1 - u/n^2), b_i = v_i (2 + (1 + u)/n^2), u in [0, 1),
+ * d_i in [-1, 1); then the oracles.  (Condition numbers grow like n^2, so
+ * only residuals should be judged.) */
+void tt_problem_fill_laplacian(tt_problem *P, uint64_t seed);
 /* (Re)compute the reference and LAPACK solutions from the original inputs. */
 void tt_problem_oracle(tt_problem *P);
 /* Restore every buffer to its original contents (x poisoned again). */
@@ -191,6 +214,15 @@ void tt_info_poison(tt_info *I);
 void tt_info_free(tt_info *I);
 /* 1 when the guards are intact (records a failure otherwise). */
 int tt_info_guards_ok(const tt_info *I, const char *ctx);
+
+/* Reset P, poison I, execute, expect status `want`, check everything
+ * (tt_problem_check) and I's guards.  Returns tt_problem_check's count. */
+long tt_problem_solve_check(tt_problem *P, tridi_plan plan, tt_info *I, tridi_status want,
+                            const char *ctx);
+
+/* Element idx (not bytes) of an f32 (es 4) or f64 (es 8) array, as double. */
+double tt_load(const void *base, size_t es, int64_t idx);
+void tt_store(void *base, size_t es, int64_t idx, double v);
 
 /* NaN poison patterns, and a test for them. */
 extern const uint32_t tt_poison_f32;
