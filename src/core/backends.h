@@ -71,6 +71,16 @@ size_t tridi_run_systems_ws_bytes(const struct tridi_plan_s *plan, size_t work_b
 tridi_status tridi_run_systems(const struct tridi_plan_s *plan, const tridi_args *args,
                                tridi_system_fn fn, size_t work_bytes);
 
+/* The general form: items [0, total) split over plan->num_threads OpenMP
+ * threads in contiguous blocks; fn(plan, args, ctx, b, e, work, slot)
+ * handles items [b, e) with the thread's work_bytes of scratch and failure
+ * slot.  Same workspace layout as tridi_run_systems. */
+typedef void (*tridi_range_fn)(const struct tridi_plan_s *plan, const tridi_args *args,
+                               const void *ctx, int64_t b, int64_t e, void *work,
+                               tridi_fail_slot *slot);
+tridi_status tridi_run_ranges(const struct tridi_plan_s *plan, const tridi_args *args, int64_t total,
+                              tridi_range_fn fn, const void *ctx, size_t work_bytes);
+
 #ifdef TRIDI_HAVE_CUDA
 #include "../cuda/cuda_backend.h" /* declares the CUDA rows' functions */
 #endif

@@ -4,7 +4,6 @@
 #include "cpu_thomas.h"
 #include "backends.h"
 
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,8 +188,8 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   }
 #endif
   const size_t scr = scratch_bytes(plan, P->sub, P->tile_rows);
-  const size_t per = scr + sizeof(tridi_fail_slot);
-  if (scr == 0 || (size_t)plan->num_threads > SIZE_MAX / per) {
+  const size_t ws = scr ? tridi_run_systems_ws_bytes(plan, scr) : 0;
+  if (ws == 0) {
     free(P);
     return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: cpu_thomas workspace overflows");
   }
@@ -254,27 +253,21 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
                                                            : "gather";
   snprintf(plan->kernel_name, sizeof plan->kernel_name, "cpu_thomas_%s_%s_%s_g%d", kind, simd,
            f32 ? "f32" : "f64", G * P->sub);
-  plan->ws_bytes = (size_t)plan->num_threads * per;
+  plan->ws_bytes = ws;
   plan->priv = P;
   return TRIDI_SUCCESS;
 }
 
+/* the work items [w0, w1) of one thread: its share of the groups */
+static void run_items(const struct tridi_plan_s *plan, const tridi_args *args, const void *ctx,
+                      int64_t w0, int64_t w1, void *work, tridi_fail_slot *slot) {
+  const tridi_cpu_thomas_priv *P = (const tridi_cpu_thomas_priv *)ctx;
+  P->kernel(plan, P, args, w0, w1, work, slot);
+}
+
 tridi_status tridi_cpu_thomas_execute(const struct tridi_plan_s *plan, const tridi_args *args) {
   const tridi_cpu_thomas_priv *P = (const tridi_cpu_thomas_priv *)plan->priv;
-  const int nthr = plan->num_threads;
-  tridi_fail_slot *slots = (tridi_fail_slot *)args->ws;
-  char *scr = (char *)args->ws + (size_t)nthr * sizeof(tridi_fail_slot);
-  tridi_fail_reset(slots, nthr);
-#pragma omp parallel num_threads(nthr)
-  {
-    /* static schedule: thread t takes a contiguous block of work items */
-    const int t = omp_get_thread_num();
-    int64_t w0, w1;
-    tridi_static_range(P->nwork, t, omp_get_num_threads(), &w0, &w1);
-    if (t < nthr && w0 < w1)
-      P->kernel(plan, P, args, w0, w1, scr + (size_t)t * P->scratch_bytes, &slots[t]);
-  }
-  return tridi_fail_status(slots, nthr);
+  return tridi_run_ranges(plan, args, P->nwork, run_items, P, P->scratch_bytes);
 }
 
 void tridi_cpu_thomas_destroy(struct tridi_plan_s *plan) {
