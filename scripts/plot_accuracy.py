@@ -12,10 +12,11 @@ Markdown table of docs/accuracy.md instead (or as well, with -o).
     python3 scripts/plot_accuracy.py acc.csv --table > table.md
 """
 import argparse
-import csv
 import math
 import sys
 from collections import defaultdict
+
+from tridi_csv import num, read_csv
 
 import matplotlib
 
@@ -35,16 +36,6 @@ STYLE = {
 }
 
 
-def num(s):
-    try:
-        return float(s)
-    except (TypeError, ValueError):
-        return math.nan
-
-
-def read(path):
-    with open(path, newline="") as f:
-        return [r for r in csv.DictReader(ln for ln in f if not ln.startswith("#"))]
 
 
 def cell(r, metric):
@@ -131,7 +122,7 @@ def main():
     ap.add_argument("--table", action="store_true", help="print the Markdown table")
     ap.add_argument("--title", default="tridi accuracy")
     a = ap.parse_args()
-    rows = read(a.csv)
+    rows = read_csv(a.csv)
     if not rows:
         sys.exit("no rows in " + a.csv)
     if a.table:

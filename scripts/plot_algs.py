@@ -15,10 +15,11 @@ share of it.
     python3 scripts/plot_algs.py docs/algs_gpu_dominant.csv --table
 """
 import argparse
-import csv
 import math
 import sys
 from collections import defaultdict
+
+from tridi_csv import num, read_csv
 
 import matplotlib
 
@@ -29,16 +30,10 @@ ORDER = ["auto", "thomas_ref", "thomas", "thomas_shared", "thomas_shuffle", "tho
          "pcr", "rd", "cr_pcr", "cr_rd"]
 
 
-def num(s):
-    try:
-        return float(s)
-    except (TypeError, ValueError):
-        return math.nan
 
 
 def read(path):
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(ln for ln in f if not ln.startswith("#")))
+    rows = read_csv(path)
     out = []
     for r in rows:
         if r.get("what", "alg") not in ("alg", "switch"):

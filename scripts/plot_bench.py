@@ -11,10 +11,11 @@ plotted (it is a time, see the table).
     python3 scripts/plot_bench.py cpu.csv gpu.csv -o all.png --title "..."
 """
 import argparse
-import csv
 import math
 import sys
 from collections import defaultdict
+
+from tridi_csv import num, read_csv
 
 import matplotlib
 
@@ -24,20 +25,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 LAYOUT_ORDER = ["contig", "interleaved", "mid3d", "padded"]
 
 
-def num(s):
-    try:
-        v = float(s)
-    except (TypeError, ValueError):
-        return math.nan
-    return v
 
 
 def read_rows(paths):
     rows = []
     for p in paths:
-        with open(p, newline="") as f:
-            lines = [ln for ln in f if not ln.startswith("#")]
-        for r in csv.DictReader(lines):
+        for r in read_csv(p):
             r["_file"] = p
             rows.append(r)
     return rows
