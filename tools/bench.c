@@ -47,6 +47,16 @@ typedef struct bench_config {
   bench_opts opts;
 } bench_config;
 
+void bench_note_plan(tridi_plan plan, bench_result *res) {
+  tridi_plan_info info;
+  memset(&info, 0, sizeof info);
+  info.struct_size = sizeof info;
+  if (tridi_plan_get_info(plan, &info) != TRIDI_SUCCESS) return;
+  snprintf(res->alg, sizeof res->alg, "%s", tridi_alg_name(info.alg));
+  snprintf(res->kernel, sizeof res->kernel, "%s", info.kernel != NULL ? info.kernel : "");
+  res->threads = info.backend == TRIDI_BACKEND_CUDA ? 0 : info.num_threads;
+}
+
 static void usage(FILE *f) {
   fprintf(f,
           "usage: tridi bench [options]\n"

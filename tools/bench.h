@@ -115,6 +115,10 @@ typedef struct bench_runner {
                       bench_result *res);
 } bench_runner;
 
+/** Fill res->alg, res->kernel and res->threads (0 for a GPU plan) from the
+ *  plan's tridi_plan_info (runners call it after planning). */
+void bench_note_plan(tridi_plan plan, bench_result *res);
+
 extern const bench_runner bench_runner_cpu;
 #ifdef TRIDI_HAVE_CUDA
 extern const bench_runner bench_runner_cuda;

@@ -138,14 +138,7 @@ static int cpu_run_case(const bench_case *bc, const bench_opts *opts, const benc
     if (opts->verbose) fprintf(stderr, "tridi bench: plan: %s\n", tridi_last_error());
     return 1;
   }
-  tridi_plan_info info;
-  memset(&info, 0, sizeof info);
-  info.struct_size = sizeof info;
-  if (tridi_plan_get_info(plan, &info) == TRIDI_SUCCESS) {
-    snprintf(res->alg, sizeof res->alg, "%s", tridi_alg_name(info.alg));
-    snprintf(res->kernel, sizeof res->kernel, "%s", info.kernel != NULL ? info.kernel : "");
-    res->threads = info.num_threads;
-  }
+  bench_note_plan(plan, res);
   double *t_ms = malloc(sizeof(double) * (size_t)opts->reps);
   if (t_ms == NULL) {
     tridi_plan_destroy(plan);

@@ -171,13 +171,7 @@ int cuda_run_case(const bench_case *bc, const bench_opts *opts, const bench_data
     res->status = st;
     return 1;
   }
-  tridi_plan_info info;
-  memset(&info, 0, sizeof info);
-  info.struct_size = sizeof info;
-  if (tridi_plan_get_info(plan, &info) == TRIDI_SUCCESS) {
-    snprintf(res->alg, sizeof res->alg, "%s", tridi_alg_name(info.alg));
-    snprintf(res->kernel, sizeof res->kernel, "%s", info.kernel ? info.kernel : "");
-  }
+  bench_note_plan(plan, res);
   cudaStream_t s;
   cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
   cudaEvent_t e0, e1;
