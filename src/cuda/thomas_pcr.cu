@@ -42,6 +42,8 @@
 
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1156,42 +1158,57 @@ const void *staged_m(int variant) {
   return (const void *)tridi_thomas_pcr_staged<T, M, true, false, false>;
 }
 
-template <typename T>
-const void *pick_staged(int M, int variant) {
-  if (M == 4) return staged_m<T, 4>(variant);
-  if (M == 8) return staged_m<T, 8>(variant);
-  if (M == 16) return staged_m<T, 16>(variant);
+/* The compiled tiles: M = 4, 8, 16 rows a thread, and 32 for f32.  f maps
+ * std::integral_constant<int, M> to the kernel's address. */
+template <typename T, typename F>
+const void *by_m(int M, F f) {
+  if (M == 4) return f(std::integral_constant<int, 4>{});
+  if (M == 8) return f(std::integral_constant<int, 8>{});
+  if (M == 16) return f(std::integral_constant<int, 16>{});
   if constexpr (sizeof(T) == 4) {
-    if (M == 32) return staged_m<T, 32>(variant);
+    if (M == 32) return f(std::integral_constant<int, 32>{});
   }
   return NULL;
+}
+
+template <typename T>
+const void *pick_staged(int M, int variant) {
+  return by_m<T>(M, [variant](auto m) { return staged_m<T, decltype(m)::value>(variant); });
 }
 
 template <typename T>
 const void *pick_direct(int M) {
-  if (M == 4) return (const void *)tridi_thomas_pcr_direct<T, 4>;
-  if (M == 8) return (const void *)tridi_thomas_pcr_direct<T, 8>;
-  if (M == 16) return (const void *)tridi_thomas_pcr_direct<T, 16>;
-  if constexpr (sizeof(T) == 4) {
-    if (M == 32) return (const void *)tridi_thomas_pcr_direct<T, 32>;
-  }
-  return NULL;
-}
-template <typename T>
-const void *pick_cluster(int M) {
-  if (M == 4) return (const void *)tridi_thomas_pcr_cluster<T, 4>;
-  if (M == 8) return (const void *)tridi_thomas_pcr_cluster<T, 8>;
-  if (M == 16) return (const void *)tridi_thomas_pcr_cluster<T, 16>;
-  if constexpr (sizeof(T) == 4) {
-    if (M == 32) return (const void *)tridi_thomas_pcr_cluster<T, 32>;
-  }
-  return NULL;
+  return by_m<T>(M, [](auto m) { return (const void *)tridi_thomas_pcr_direct<T, decltype(m)::value>; });
 }
 
-/* Cluster kernel choice for a system-adjacent layout: G systems (gmax bytes
- * of a row down to 32), P chunks of M rows per block (threads = G P), K
- * blocks per cluster (<= 16) covering n.  Returns false when no such tile
- * launches on this device. */
+template <typename T>
+const void *pick_cluster(int M) {
+  return by_m<T>(M, [](auto m) { return (const void *)tridi_thomas_pcr_cluster<T, decltype(m)::value>; });
+}
+
+/* Launch configuration of the cluster kernel: clusters of K blocks along x
+ * (*attr must outlive the configuration's use). */
+cudaLaunchConfig_t cluster_config(cudaLaunchAttribute *attr, int K, unsigned grid, unsigned threads,
+                                  size_t smem, cudaStream_t stream) {
+  cudaLaunchConfig_t cfg = {};
+  attr->id = cudaLaunchAttributeClusterDimension;
+  attr->val.clusterDim.x = (unsigned)K;
+  attr->val.clusterDim.y = 1;
+  attr->val.clusterDim.z = 1;
+  cfg.gridDim = dim3(grid);
+  cfg.blockDim = dim3(threads);
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  return cfg;
+}
+
+/* Cluster kernel choice: G systems a tile (gbytes of adjacent systems a row,
+ * halved until the tile fits; one system for layouts whose systems are not
+ * adjacent), P chunks of M rows per block (threads = G P), K blocks per
+ * cluster (<= 16) covering n.  Returns false when no such tile launches on
+ * this device (sm_90 and later only). */
 bool plan_cluster(CudaPlan *cp, const tridi_layout *L, size_t es, bool f64, int M, int threads,
                   int64_t gbytes, int kmax_wanted, const cudaDeviceProp &prop, const char *tn,
                   char *name, size_t name_len) {
@@ -1220,17 +1237,8 @@ bool plan_cluster(CudaPlan *cp, const tridi_layout *L, size_t es, bool f64, int 
       (void)cudaGetLastError();
       return false;
     }
-    cudaLaunchConfig_t cfg = {};
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = (unsigned)K;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cfg.gridDim = dim3((unsigned)K * 16);
-    cfg.blockDim = dim3((unsigned)(G * P));
-    cfg.dynamicSmemBytes = smem;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t cfg = cluster_config(&attr, (int)K, (unsigned)K * 16, (unsigned)(G * P), smem, 0);
     int nclusters = 0;
     e = cudaOccupancyMaxActiveClusters(&nclusters, fn, &cfg);
     if (e != cudaSuccess || nclusters < 1) {
@@ -1612,18 +1620,8 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_execute(const struct tridi_plan_s 
   } else if (cp->kind == K_CLUSTER) {
     int logG = cp->logG, logP = cp->logP, K = cp->K;
     void *argv[] = {&kp, &logG, &logP, &K};
-    cudaLaunchConfig_t cfg = {};
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = (unsigned)K;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cfg.gridDim = dim3(cp->grid);
-    cfg.blockDim = dim3((unsigned)cp->threads);
-    cfg.dynamicSmemBytes = cp->smem;
-    cfg.stream = stream;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t cfg = cluster_config(&attr, K, cp->grid, (unsigned)cp->threads, cp->smem, stream);
     e = cudaLaunchKernelExC(&cfg, cp->func, argv);
   } else {
     int logG = cp->logG, P = cp->P;
