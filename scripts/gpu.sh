@@ -2,7 +2,7 @@
 # Build, test (CTest + compute-sanitizer memcheck/racecheck) and benchmark
 # tridi's CUDA backend on a GPU machine, in one go.
 #
-#   scripts/gpu.sh [STAGES]      STAGES: comma list of build,test,sanitize,bench,tune
+#   scripts/gpu.sh [STAGES]      STAGES: comma list of build,test,sanitize,bench,tune,ctune
 #                                (default build,test,sanitize,bench)
 #
 # Environment:
@@ -139,6 +139,24 @@ if has tune; then
     say "tune M=$m threads=$th done ($(stamp))"
   done
   rm -f "$OUT/tune_one.csv"
+fi
+
+if has ctune; then
+  # cluster-kernel sweep for src/cuda/tuning.h's cluster rows, on the build of
+  # the build stage (which needs GPU_CMAKE_EXTRA=-DTRIDI_CUDA_TUNING=ON): each
+  # run is DTYPE:LAYOUTS:threads,gbytes,kmax,M (TRIDI_CUDA_CLUSTER)
+  say "ctune ($(stamp))"
+  : >"$OUT/ctune.csv"
+  for run in ${CTUNE_RUNS:-f64:contig:256,0,16,8 f64:contig:128,0,16,16 f64:interleaved,mid3d:256,64,16,16 f32:interleaved,mid3d:256,128,16,16}; do
+    dt=${run%%:*} rest=${run#*:}
+    lay=${rest%%:*} cfg=${rest#*:}
+    TRIDI_CUDA_CLUSTER=$cfg "$BUILD/tools/tridi" bench --backend cuda --no-baseline --dtype "$dt" \
+      --layout "$lay" --n ${CTUNE_NS:-4096,8192,16384} --size-mb 512 --reps 5 --quiet \
+      --csv "$OUT/ctune_one.csv" >/dev/null 2>>"$OUT/ctune_err.log"
+    sed "1d; s/^/\"$cfg\",/" "$OUT/ctune_one.csv" >>"$OUT/ctune.csv"
+    echo "ctune $run: $(awk -F, 'NR>1 {printf "%s/%s/n=%s %.1f%%  ", $4, $5, $6, $15}' "$OUT/ctune_one.csv")" | tee -a "$SUMMARY"
+  done
+  rm -f "$OUT/ctune_one.csv"
 fi
 
 say "done rc=$rc_all ($(stamp))"

@@ -92,6 +92,37 @@ __device__ __forceinline__ bool finite_(T v) {
   return isfinite(v);
 }
 
+/* Reciprocal of a pivot in the kernels' hot loops.  Without
+ * TRIDI_CUDA_IEEE_RCP (CMake option, for comparisons) it is computed
+ * without the IEEE division's slow-path branch, which measured 1.2-1.5x
+ * faster on the strided f32 layouts (docs/perf-log.md CUDA v13):
+ *  - f32: rcp.approx.f32, one MUFU, at most 1 ulp from the rounded
+ *    reciprocal, IEEE results for 0, Inf, NaN and subnormal pivots;
+ *  - f64: rcp.approx.ftz.f64 (about 20 bits) and one cubic Newton step
+ *    (relative error below 2^-60 before the last rounding, so within 1 ulp).
+ *    A pivot that is 0, Inf, NaN or below the smallest normal f64
+ *    (2.2e-308) gives NaN where IEEE gives Inf, 0 or a huge value: the
+ *    system is reported as broken down (docs/cuda.md). */
+template <typename T>
+__device__ __forceinline__ T rcp_(T x) {
+  return (T)1 / x;
+}
+#ifndef TRIDI_CUDA_IEEE_RCP
+template <>
+__device__ __forceinline__ float rcp_<float>(float x) {
+  float r;
+  asm("rcp.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
+template <>
+__device__ __forceinline__ double rcp_<double>(double x) {
+  double r;
+  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
+  const double e = fma(-x, r, 1.0); /* r = (1 - e) / x */
+  return fma(r, fma(e, e, e), r);   /* (1 - e)(1 + e + e^2) = 1 - e^3 */
+}
+#endif
+
 /* The reference Thomas checks (src/ref/ref_thomas.c) on system s, reading the
  * inputs from device memory: returns the info code of the first breakdown of
  * the forward sweep, or -(bad_row + 1) when the sweep is clean (the solution
@@ -158,7 +189,7 @@ __device__ __forceinline__ void pcr_reduced(T *rs, T *rp, T *rq, int base, int s
         pq = rp[base + (i + h) * stride];
         qp = rq[base + (i + h) * stride];
       }
-      const T r = (T)1 / ((T)1 - s * pm - pp * sp);
+      const T r = rcp_<T>((T)1 - s * pm - pp * sp);
       nq[w] = r * (q - s * qm - pp * qp);
       ns[w] = -r * s * sm;
       np[w] = -r * pp * pq;
@@ -228,7 +259,7 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   for (int k = 1; k < M - 1; ++k) {
     const T ak = get(0, k), bk = get(1, k), ck = get(2, k), dk = get(3, k);
     nonfin += ak * (T)0 + bk * (T)0 + ck * (T)0 + dk * (T)0;
-    const T r = (T)1 / (bk - ak * gmt);
+    const T r = rcp_<T>(bk - ak * gmt);
     gmt = r * ck;
     dlt = r * (dk - ak * dlt);
     alt = -r * ak * alt;
@@ -239,7 +270,7 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   {
     const T aL = get(0, M - 1), bL = get(1, M - 1), cL = get(2, M - 1), dLv = get(3, M - 1);
     nonfin += aL * (T)0 + bL * (T)0 + cL * (T)0 + dLv * (T)0;
-    const T inv = (T)1 / (bL - aL * gmt);
+    const T inv = rcp_<T>(bL - aL * gmt);
     c.sL = -aL * alt * inv;
     c.pL = cL * inv;
     c.qL = (dLv - aL * dlt) * inv;
@@ -253,7 +284,7 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   {
     const T d1 = M > 2 ? c.dl[1] : (T)0, a1 = M > 2 ? c.al[1] : (T)0,
             g1 = M > 2 ? c.gm[1] : (T)-1;
-    const T inv = (T)1 / (b0 - c0 * a1);
+    const T inv = rcp_<T>(b0 - c0 * a1);
     c.sF = a0 * inv;
     c.pF = -c0 * g1 * inv;
     c.qF = (d0 - c0 * d1) * inv;
@@ -757,7 +788,7 @@ __global__ void __launch_bounds__(kMaxThreads)
         const int64_t row = row0 + k;
         const T ak = val(0, row), bk = val(1, row), ck = val(2, row), dk = val(3, row);
         nonfin += ak * (T)0 + bk * (T)0 + ck * (T)0 + dk * (T)0;
-        const T r = (T)1 / (bk - ak * gmt);
+        const T r = rcp_<T>(bk - ak * gmt);
         gmt = r * ck;
         dlt = r * (dk - ak * dlt);
         alt = -r * ak * alt;
@@ -765,7 +796,7 @@ __global__ void __launch_bounds__(kMaxThreads)
       const int64_t row = row0 + m - 1;
       const T aL = val(0, row), bL = val(1, row), cL = val(2, row), dLv = val(3, row);
       nonfin += aL * (T)0 + bL * (T)0 + cL * (T)0 + dLv * (T)0;
-      const T inv = (T)1 / (bL - aL * gmt);
+      const T inv = rcp_<T>(bL - aL * gmt);
       sL = -aL * alt * inv;
       pL = cL * inv;
       qL = (dLv - aL * dlt) * inv;
@@ -778,7 +809,7 @@ __global__ void __launch_bounds__(kMaxThreads)
       for (int64_t k = m - 2; k >= 1; --k) {
         const int64_t row = row0 + k;
         const T ak = val(0, row), bk = val(1, row), ck = val(2, row), dk = val(3, row);
-        const T r = (T)1 / (bk - ck * gmt);
+        const T r = rcp_<T>(bk - ck * gmt);
         gmt = r * ak;
         dlt = r * (dk - ck * dlt);
         blt = -r * ck * blt;
@@ -786,7 +817,7 @@ __global__ void __launch_bounds__(kMaxThreads)
       const T a0 = val(0, row0), b0 = val(1, row0), c0 = val(2, row0), d0 = val(3, row0);
       b0_zero = b0 == (T)0;
       nonfin += a0 * (T)0 + b0 * (T)0 + c0 * (T)0 + d0 * (T)0;
-      const T inv = (T)1 / (b0 - c0 * gmt);
+      const T inv = rcp_<T>(b0 - c0 * gmt);
       sF = a0 * inv;
       pF = -c0 * blt * inv;
       qF = (d0 - c0 * dlt) * inv;
@@ -813,7 +844,7 @@ __global__ void __launch_bounds__(kMaxThreads)
       for (int64_t k = 1; k < last; ++k) {
         const int64_t row = row0 + k;
         const T ak = val(0, row), bk = val(1, row), ck = val(2, row), dk = val(3, row);
-        const T r = (T)1 / (bk - ak * gmt);
+        const T r = rcp_<T>(bk - ak * gmt);
         gmt = r * ck;
         e = r * (dk - ak * e);
         X[row * sx] = e;
@@ -892,7 +923,7 @@ __device__ __forceinline__ void pcr_reduced_uv(T *rs, T *rp, T *rq, T *ru, T *rv
         up = ru[o];
         vp = rv[o];
       }
-      const T r = (T)1 / ((T)1 - s[w] * pm - pp[w] * sp);
+      const T r = rcp_<T>((T)1 - s[w] * pm - pp[w] * sp);
       nq[w] = r * (q[w] - s[w] * qm - pp[w] * qp);
       nu[w] = r * (u[w] - s[w] * um - pp[w] * up);
       nv[w] = r * (v[w] - s[w] * vm - pp[w] * vp);
@@ -952,11 +983,10 @@ __device__ __forceinline__ T *cluster_map(T *p, unsigned rank) {
 
 constexpr int kMaxCluster = 16;
 
-/* shared memory of the cluster kernel: offsets, flags, the K-row exchange and
- * the PCR arrays (bytes) */
-__host__ __device__ constexpr size_t cluster_smem(size_t es, int G, int P, int K) {
-  return (size_t)G * 5 * 8 + (size_t)G * 8 + 16 + es * ((size_t)G * 8 + (size_t)G * 2 * K * 4 + (size_t)G * 2 +
-                                                        (size_t)10 * G * P);
+/* shared memory of the cluster kernel: offsets, flags, the block's two rows
+ * of the cluster system, its F and L, and the PCR arrays (bytes) */
+__host__ __device__ constexpr size_t cluster_smem(size_t es, int G, int P) {
+  return (size_t)G * 5 * 8 + (size_t)G * 8 + 16 + es * ((size_t)G * 8 + (size_t)G * 2 + (size_t)10 * G * P);
 }
 
 template <typename T, int M>
@@ -971,8 +1001,7 @@ __global__ void __launch_bounds__(kTileThreads)
   int *badrow = (int *)(soff + 5 * G);      /* [G], then [G] cluster-wide */
   int *flag = badrow + 2 * G;               /* [4] */
   T *crow = (T *)(flag + 4);                /* [G][2][4]: this block's two rows of the K system */
-  T *call = crow + (size_t)G * 8;           /* [G][2K][4]: all blocks' rows, gathered */
-  T *xfl = call + (size_t)G * 2 * K * 4;    /* [G][2]: F, L of this block */
+  T *xfl = crow + (size_t)G * 8;            /* [G][2]: F, L of this block */
   T *rs = xfl + (size_t)G * 2;
   T *rp = rs + (size_t)2 * G * P;
   T *rq = rp + (size_t)2 * G * P;
@@ -1027,37 +1056,46 @@ __global__ void __launch_bounds__(kTileThreads)
     c[3] = oLq - oLs * q[0];
   }
   cluster_sync();
-  /* gather every block's rows (one element a thread), then Thomas per system */
+  /* the 2K-row system of each of the G systems, one row a lane, 2K (a power
+   * of two <= 32) consecutive lanes a system: each lane fetches its row from
+   * the block that owns it (distributed shared memory) and the system is
+   * solved by PCR through warp shuffles, log2(2K) steps, no block barrier.
+   * G 2K may exceed the block: then every thread takes several rows. */
   {
-    const int tot = G * 8 * K;
-    for (int e = tid; e < tot; e += blockDim.x) {
-      const int r = e / (G * 8), w = e - r * (G * 8); /* w = g' * 8 + row * 4 + coefficient */
-      const int gg = w >> 3, rc = w & 7;
-      call[((size_t)gg * 2 * K + 2 * r + (rc >> 2)) * 4 + (rc & 3)] = cluster_map(crow, (unsigned)r)[w];
+    const int R2 = 2 * K, logR2 = __ffs(R2) - 1;
+    const int tot = G * R2;
+    for (int t0 = 0; t0 < tot; t0 += blockDim.x) {
+      const int t = t0 + tid;
+      const bool on = t < tot;
+      const int gg = t >> logR2, j = t & (R2 - 1);
+      T lo = 0, di = 1, up = 0, rh = 0;
+      if (on) {
+        const T *c = cluster_map(crow, (unsigned)(j >> 1)) + gg * 8 + (j & 1) * 4;
+        lo = c[0];
+        di = c[1];
+        up = c[2];
+        rh = c[3];
+      }
+      if (j == 0) lo = 0;
+      if (j == R2 - 1) up = 0;
+      const T r0 = rcp_<T>(di);
+      T sj = lo * r0, pj = up * r0, qj = rh * r0;
+      for (int h = 1; h < R2; h <<= 1) {
+        const T sm = __shfl_up_sync(0xffffffffu, sj, h, R2), pm = __shfl_up_sync(0xffffffffu, pj, h, R2),
+                qm = __shfl_up_sync(0xffffffffu, qj, h, R2);
+        const T sp = __shfl_down_sync(0xffffffffu, sj, h, R2), pq = __shfl_down_sync(0xffffffffu, pj, h, R2),
+                qp = __shfl_down_sync(0xffffffffu, qj, h, R2);
+        const bool hm = j >= h, hp = j + h < R2;
+        const T smv = hm ? sm : (T)0, pmv = hm ? pm : (T)0, qmv = hm ? qm : (T)0;
+        const T spv = hp ? sp : (T)0, pqv = hp ? pq : (T)0, qpv = hp ? qp : (T)0;
+        const T r = rcp_<T>((T)1 - sj * pmv - pj * spv);
+        qj = r * (qj - sj * qmv - pj * qpv);
+        const T ns = -r * sj * smv;
+        pj = -r * pj * pqv;
+        sj = ns;
+      }
+      if (on && (j >> 1) == rank) xfl[gg * 2 + (j & 1)] = qj;
     }
-  }
-  __syncthreads();
-  if (tid < G) {
-    const T *c = call + (size_t)tid * 2 * K * 4;
-    T cpv[2 * kMaxCluster], dpv[2 * kMaxCluster];
-    T cprev = 0, dprev = 0;
-    for (int j = 0; j < 2 * K; ++j) {
-      const T lo = j ? c[j * 4] : (T)0;
-      const T r = (T)1 / (c[j * 4 + 1] - lo * cprev);
-      cprev = c[j * 4 + 2] * r;
-      dprev = (c[j * 4 + 3] - lo * dprev) * r;
-      cpv[j] = cprev;
-      dpv[j] = dprev;
-    }
-    T z = dprev, zF = 0, zL = 0;
-    if (2 * rank + 1 == 2 * K - 1) zL = z;
-    for (int j = 2 * K - 2; j >= 2 * rank; --j) {
-      z = dpv[j] - cpv[j] * z;
-      if (j == 2 * rank + 1) zL = z;
-    }
-    zF = z;
-    xfl[tid * 2] = zF;
-    xfl[tid * 2 + 1] = zL;
   }
   __syncthreads();
 
@@ -1225,10 +1263,11 @@ bool plan_cluster(CudaPlan *cp, const tridi_layout *L, size_t es, bool f64, int 
     if (P < 1) continue;
     const int64_t K = (Ptot + P - 1) / P;
     if (K > kMaxCluster || K > kmax_wanted) continue;
+    if (K & (K - 1)) continue; /* the join's warp PCR takes 2K = 2^k rows */
     if (K < 2) return false; /* one block: the direct kernel */
     const void *fn = f64 ? pick_cluster<double>(M) : pick_cluster<float>(M);
     if (!fn) return false;
-    const size_t smem = cluster_smem(es, (int)G, (int)P, (int)K);
+    const size_t smem = cluster_smem(es, (int)G, (int)P);
     if (smem > prop.sharedMemPerBlockOptin) continue;
     cudaError_t e = cudaSuccess;
     if (smem > 48 * 1024) e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
