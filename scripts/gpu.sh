@@ -128,15 +128,15 @@ if has tune; then
     cmake --build "$TB" -j "$(nproc)" --target tridi_cmd >>"$OUT/build.log" 2>&1 ||
     { say "tune build FAILED"; tail -20 "$OUT/build.log"; }
   : >"$OUT/tune.csv"
-  for cfg in ${TUNE_CFGS:-4:128 4:256 8:128 8:256 8:512 16:256 16:512}; do
-    m=${cfg%%:*} th=${cfg##*:}
-    dts=f32,f64
-    [ "$m" = 16 ] && dts=f32
+  # each config is M:threads[:dtypes] (M = 32 is compiled for f32 only)
+  for cfg in ${TUNE_CFGS:-4:128 4:256 8:128 8:256 8:512 16:256 16:512 32:512:f32}; do
+    IFS=: read -r m th dts <<<"$cfg"
+    dts=${dts:-f32,f64}
     TRIDI_CUDA_M=$m TRIDI_CUDA_THREADS=$th "$TB/tools/tridi" bench --backend cuda --no-baseline \
       --dtype $dts --layout contig,interleaved,mid3d --n ${TUNE_NS:-32,64,128,256,512,1024,2048,4096,8192} \
       --size-mb 512 --reps 5 --quiet --csv "$OUT/tune_one.csv" >/dev/null 2>>"$OUT/build.log"
-    sed "s/^/$m,$th,/" "$OUT/tune_one.csv" >>"$OUT/tune.csv"
-    say "tune M=$m threads=$th done ($(stamp))"
+    sed "1d; s/^/$m,$th,/" "$OUT/tune_one.csv" >>"$OUT/tune.csv"
+    say "tune M=$m threads=$th $dts: $(awk -F, 'NR>1 {printf "%s/%s/%s %.0f ", $4, $5, $6, $15}' "$OUT/tune_one.csv")"
   done
   rm -f "$OUT/tune_one.csv"
 fi

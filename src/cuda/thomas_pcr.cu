@@ -649,8 +649,12 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
 
 /* Chunk rows [row0, row0 + M) of system g of a tile (offsets soff[k * G +
  * g]) loaded straight from device memory into registers and eliminated: the
- * direct and cluster kernels. */
-template <typename T, int M>
+ * direct and cluster kernels.  UNIT (cluster kernel, one system a tile,
+ * unit axis strides): a full chunk whose four rows are 16-byte aligned is
+ * read with 16-byte loads (M elements a thread are M * sizeof(T) <= 64
+ * consecutive bytes; element loads of consecutive threads are 8-16 sectors
+ * apart, ncu: 75% of the sectors excessive). */
+template <typename T, int M, bool UNIT = false>
 __device__ __forceinline__ void direct_eliminate(const KParams &p, const int64_t *soff, int G, int g,
                                                  int64_t row0, int64_t neff, ChunkState<T, M> &cs) {
   const T *ptr[4];
@@ -659,6 +663,26 @@ __device__ __forceinline__ void direct_eliminate(const KParams &p, const int64_t
   for (int k = 0; k < 4; ++k) {
     st[k] = p.as[k];
     ptr[k] = (const T *)p.op[k] + soff[k * G + g] + row0 * st[k];
+  }
+  if constexpr (UNIT) {
+    static_assert((M * sizeof(T)) % 16 == 0, "UNIT chunks are whole 16-byte pieces");
+    bool vec = row0 + M <= neff;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) vec = vec && ((uintptr_t)ptr[k] & 15) == 0;
+    if (vec) {
+      constexpr int NV = (int)(M * sizeof(T) / 16);
+      union {
+        uint4 q[4][NV];
+        T e[4][M];
+      } v;
+#pragma unroll
+      for (int k = 0; k < 4; ++k)
+#pragma unroll
+        for (int i = 0; i < NV; ++i)
+          v.q[k][i] = k < 3 ? __ldg((const uint4 *)ptr[k] + i) : ((const uint4 *)ptr[k])[i];
+      chunk_eliminate<T, M, true>([&](int k, int j) -> T { return v.e[k][j]; }, row0, neff, cs);
+      return;
+    }
   }
   auto ld = [&](int k, int j) -> T { return k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]]; };
   if (row0 + M <= neff)
@@ -677,12 +701,28 @@ __device__ __forceinline__ T chunk_xfin(const ChunkState<T, M> &cs, int64_t row0
   return xfin;
 }
 
-/* x of the chunk's rows < n, straight to device memory */
-template <typename T, int M>
+/* x of the chunk's rows < n, straight to device memory (UNIT: as in
+ * direct_eliminate, 16-byte stores for a full aligned chunk) */
+template <typename T, int M, bool UNIT = false>
 __device__ __forceinline__ void direct_store(const KParams &p, const int64_t *soff, int G, int g,
                                              int64_t row0, int64_t n, const ChunkState<T, M> &cs, T xF, T xL) {
   T *X = (T *)p.op[4] + soff[4 * G + g];
   const int64_t sx = p.as[4];
+  if constexpr (UNIT) {
+    T *xr = X + row0;
+    if (row0 + M <= n && ((uintptr_t)xr & 15) == 0) {
+      constexpr int NV = (int)(M * sizeof(T) / 16);
+      union {
+        uint4 q[NV];
+        T e[M];
+      } v;
+#pragma unroll
+      for (int j = 0; j < M; ++j) v.e[j] = chunk_x(cs, j, xF, xL);
+#pragma unroll
+      for (int i = 0; i < NV; ++i) ((uint4 *)xr)[i] = v.q[i];
+      return;
+    }
+  }
 #pragma unroll
   for (int j = 0; j < M; ++j)
     if (row0 + j < n) X[(row0 + j) * sx] = chunk_x(cs, j, xF, xL);
@@ -989,7 +1029,7 @@ __host__ __device__ constexpr size_t cluster_smem(size_t es, int G, int P) {
   return (size_t)G * 5 * 8 + (size_t)G * 8 + 16 + es * ((size_t)G * 8 + (size_t)G * 2 + (size_t)10 * G * P);
 }
 
-template <typename T, int M>
+template <typename T, int M, bool UNIT>
 __global__ void __launch_bounds__(kTileThreads)
     tridi_thomas_pcr_cluster(KParams p, int logG, int logP, int K) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -1020,7 +1060,7 @@ __global__ void __launch_bounds__(kTileThreads)
   const bool active = sbase + g < p.nsys;
   const int64_t neff = active ? n : 0;
   ChunkState<T, M> cs;
-  direct_eliminate<T, M>(p, soff, G, g, row0, neff, cs);
+  direct_eliminate<T, M, UNIT>(p, soff, G, g, row0, neff, cs);
   int my_bad = (active && row0 < n && ((row0 == 0 && cs.b0_zero) || !finite_(cs.nonfin)))
                    ? (row0 < INT32_MAX ? (int)row0 : INT32_MAX - 1)
                    : -1;
@@ -1133,7 +1173,7 @@ __global__ void __launch_bounds__(kTileThreads)
    * breakdown, x may overwrite d (in place) only after block 0's checks */
   cluster_arrive();
   if (anybad) cluster_wait();
-  if (active) direct_store<T, M>(p, soff, G, g, row0, n, cs, xF, xL);
+  if (active) direct_store<T, M, UNIT>(p, soff, G, g, row0, n, cs, xF, xL);
   if (!anybad) cluster_wait();
 #else
   (void)p;
@@ -1220,8 +1260,13 @@ const void *pick_direct(int M) {
 }
 
 template <typename T>
-const void *pick_cluster(int M) {
-  return by_m<T>(M, [](auto m) { return (const void *)tridi_thomas_pcr_cluster<T, decltype(m)::value>; });
+const void *pick_cluster(int M, bool unit) {
+  return by_m<T>(M, [unit](auto m) -> const void * {
+    constexpr int Mv = decltype(m)::value;
+    if constexpr ((Mv * sizeof(T)) % 16 == 0 && Mv * sizeof(T) <= 64)
+      if (unit) return (const void *)tridi_thomas_pcr_cluster<T, Mv, true>;
+    return (const void *)tridi_thomas_pcr_cluster<T, Mv, false>;
+  });
 }
 
 /* Launch configuration of the cluster kernel: clusters of K blocks along x
@@ -1265,7 +1310,10 @@ bool plan_cluster(CudaPlan *cp, const tridi_layout *L, size_t es, bool f64, int 
     if (K > kMaxCluster || K > kmax_wanted) continue;
     if (K & (K - 1)) continue; /* the join's warp PCR takes 2K = 2^k rows */
     if (K < 2) return false; /* one block: the direct kernel */
-    const void *fn = f64 ? pick_cluster<double>(M) : pick_cluster<float>(M);
+    /* one system a tile, every operand's rows unit-stride: 16-byte chunk loads */
+    bool unit = G == 1;
+    for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) unit = unit && L->axis_stride[k] == 1;
+    const void *fn = f64 ? pick_cluster<double>(M, unit) : pick_cluster<float>(M, unit);
     if (!fn) return false;
     const size_t smem = cluster_smem(es, (int)G, (int)P);
     if (smem > prop.sharedMemPerBlockOptin) continue;
@@ -1297,7 +1345,8 @@ bool plan_cluster(CudaPlan *cp, const tridi_layout *L, size_t es, bool f64, int 
     cp->smem = smem;
     cp->func = fn;
     cp->grid = (unsigned)(tiles * K);
-    snprintf(name, name_len, "cuda_thomas_pcr_cluster_m%d_g%d_p%d_k%d_%s", M, cp->G, cp->P, cp->K, tn);
+    snprintf(name, name_len, "cuda_thomas_pcr_cluster%s_m%d_g%d_p%d_k%d_%s",
+             unit && (M * es) % 16 == 0 && M * es <= 64 ? "_vec" : "", M, cp->G, cp->P, cp->K, tn);
     return true;
   }
   return false;

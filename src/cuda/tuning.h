@@ -58,12 +58,14 @@ typedef struct tridi_cuda_tile {
 static const tridi_cuda_tile tridi_cuda_tiles[] = {
     /* family, dtype, max_n, M, threads, pipe, gbytes */
     {TRIDI_CUDA_STAGED, TRIDI_F32, 8192, 16, 64, 0, 0},
-    {TRIDI_CUDA_STAGED, TRIDI_F64, 2048, 8, 64, 0, 0},
+    {TRIDI_CUDA_STAGED, TRIDI_F64, 1024, 8, 64, 0, 0},
     {TRIDI_CUDA_STAGED, TRIDI_F64, 4096, 16, 64, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F32, 512, 8, 0, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F32, 1024, 16, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F32, 64, 16, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F32, 256, 8, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F32, 512, 16, 0, 0, 0},
     {TRIDI_CUDA_DIRECT, TRIDI_F32, 2048, 32, 0, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F64, 128, 4, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F64, 32, 4, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F64, 64, 8, 0, 0, 0},
     {TRIDI_CUDA_DIRECT, TRIDI_F64, 2048, 16, 0, 0, 0},
     {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F32, 4096, 32, 512, 0, 32},
     {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F32, TRIDI_CUDA_ANY_N, 16, 256, 0, 128},
