@@ -65,6 +65,8 @@ struct KParams {
   int64_t bext[TRIDI_MAX_RANK];
   int64_t bstride[TRIDI_NUM_OPERANDS][TRIDI_MAX_RANK];
   int nbatch;
+  int reused; /* bit k: operand k has a zero batch stride (the same rows serve
+                 several systems): the staged kernel copies it through L1 */
 };
 
 /* Division by a run-time invariant uint32 (Granlund & Montgomery 1994). */
@@ -324,6 +326,19 @@ __device__ __forceinline__ void cp_async16(void *smem, const void *gmem) {
 #endif
 }
 
+/* The same through L1 (.ca): rows that several systems share (broadcast
+ * coefficients) are read by every block; through L2 only (.cg) all SMs hit
+ * the few L2 lines that hold them (ADI X solve with broadcast a, b, c:
+ * slower than with full arrays, docs/perf-log.md CUDA v18). */
+__device__ __forceinline__ void cp_async16_ca(void *smem, const void *gmem) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned sa = (unsigned)__cvta_generic_to_shared(smem);
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 16;\n" ::"r"(sa), "l"(gmem) : "memory");
+#else
+  *(uint4 *)smem = *(const uint4 *)gmem;
+#endif
+}
+
 /* Element-size asynchronous copy (4 or 8 bytes, sm_80+): the unaligned
  * staging path, same latency hiding without 16-byte alignment. */
 template <typename T>
@@ -450,8 +465,14 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
         const uint32_t e = (uint32_t)tid + (uint32_t)j * (uint32_t)nt;
         const uint32_t gg = fdiv(e, ndiv);
         const uint32_t r = e - gg * nv;
-        if (e < tot && (int)gg < gm)
-          cp_async16(dst + (int)gg * LD + padded<T>((int)(r * V)), src + so[k * G + gg] + (int64_t)r * V);
+        if (e < tot && (int)gg < gm) {
+          T *d = dst + (int)gg * LD + padded<T>((int)(r * V));
+          const T *g = src + so[k * G + gg] + (int64_t)r * V;
+          if ((p.reused >> k) & 1)
+            cp_async16_ca(d, g);
+          else
+            cp_async16(d, g);
+        }
       }
     }
   };
@@ -504,7 +525,10 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
           T *dst = buf + (size_t)k * G * LD + (size_t)gg * LD + padded<T>((int)(c * VP));
           const int r0 = (int)(c * VP) - phs[k * G + gg];
           if (r0 >= 0 && r0 + VP <= n) {
-            cp_async16(dst, src + r0);
+            if ((p.reused >> k) & 1)
+              cp_async16_ca(dst, src + r0);
+            else
+              cp_async16(dst, src + r0);
           } else {
 #pragma unroll
             for (int q = 0; q < VP; ++q)
@@ -1684,6 +1708,9 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_execute(const struct tridi_plan_s 
   }
   for (int j = 0; j < L->nbatch; ++j) kp.bext[j] = L->bext[j];
   kp.nbatch = L->nbatch;
+  for (int k = 0; k < 4; ++k)
+    for (int j = 0; j < L->nbatch; ++j)
+      if (L->bstride[k][j] == 0 && L->bext[j] > 1) kp.reused |= 1 << k;
   kp.info = args->info;
   kp.ws = args->ws;
   kp.n = L->n;
