@@ -96,8 +96,8 @@ __device__ __forceinline__ bool finite_(T v) {
 
 /* Reciprocal of a pivot in the kernels' hot loops.  Without
  * TRIDI_CUDA_IEEE_RCP (CMake option, for comparisons) it is computed
- * without the IEEE division's slow-path branch, which measured 1.2-1.5x
- * faster on the strided f32 layouts (docs/perf-log.md CUDA v13):
+ * without the IEEE division's slow-path branch: x1.15-1.55 on the strided
+ * layouts, f32 and f64 (docs/perf-log.md CUDA v14):
  *  - f32: rcp.approx.f32, one MUFU, at most 1 ulp from the rounded
  *    reciprocal, IEEE results for 0, Inf, NaN and subnormal pivots;
  *  - f64: rcp.approx.ftz.f64 (about 20 bits) and one cubic Newton step
