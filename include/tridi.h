@@ -288,7 +288,10 @@ tridi_status tridi_plan_destroy(tridi_plan plan);
  *                (1-based) has a NaN/Inf input or produced a NaN/Inf.  The x
  *                of a failed system is unspecified; other systems are not
  *                affected.  For CUDA plans info is a device array written
- *                asynchronously.
+ *                asynchronously; the GPU kernels' pivots differ from
+ *                Thomas', and an f64 pivot below the smallest normal
+ *                number (2.2e-308) also counts as a breakdown there
+ *                (docs/cuda.md, "How breakdown is detected").
  * @param stream  CUDA plans: the cudaStream_t to enqueue on (NULL = the
  *                legacy default stream); execution is asynchronous.  CPU and
  *                REF plans: ignored (pass NULL); execution is synchronous.
