@@ -63,7 +63,6 @@ struct AParams {
   int64_t inner_off;             /* element offset of the scratch (after 4 arrays) */
 };
 
-
 template <typename T>
 __device__ __forceinline__ bool fin(T v) {
   return isfinite(v);

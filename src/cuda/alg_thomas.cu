@@ -46,7 +46,6 @@ struct TParams {
   int64_t wstride; /* TRIDI_ALG_THOMAS: workspace row stride (elements) */
 };
 
-
 /* ---- one thread per system, no transposition ---------------------------- */
 
 template <typename T>

@@ -88,7 +88,6 @@ __device__ __forceinline__ uint32_t fdiv(uint32_t x, FastDiv f) {
   return (uint32_t)(((uint64_t)__umulhi(x, f.m) + x) >> f.l);
 }
 
-
 template <typename T>
 __device__ __forceinline__ bool finite_(T v) {
   return isfinite(v);
@@ -316,25 +315,21 @@ __device__ __forceinline__ int padded(int r) {
 }
 
 /* 16-byte asynchronous global->shared copy (sm_80+), so that a thread's
- * loads of all four operands are in flight at once without registers. */
-__device__ __forceinline__ void cp_async16(void *smem, const void *gmem) {
+ * loads of all four operands are in flight at once without registers.
+ * Through L2 only (.cg), or with l1 through L1 too (.ca): rows that several
+ * systems share (broadcast coefficients) are read by every block, and
+ * through L2 only all SMs hit the few L2 lines that hold them (ADI X solve
+ * with broadcast a, b, c: slower than with full arrays, docs/perf-log.md
+ * CUDA v18). */
+__device__ __forceinline__ void cp_async16(void *smem, const void *gmem, bool l1 = false) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   const unsigned sa = (unsigned)__cvta_generic_to_shared(smem);
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(sa), "l"(gmem) : "memory");
+  if (l1)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 16;\n" ::"r"(sa), "l"(gmem) : "memory");
+  else
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(sa), "l"(gmem) : "memory");
 #else
-  *(uint4 *)smem = *(const uint4 *)gmem;
-#endif
-}
-
-/* The same through L1 (.ca): rows that several systems share (broadcast
- * coefficients) are read by every block; through L2 only (.cg) all SMs hit
- * the few L2 lines that hold them (ADI X solve with broadcast a, b, c:
- * slower than with full arrays, docs/perf-log.md CUDA v18). */
-__device__ __forceinline__ void cp_async16_ca(void *smem, const void *gmem) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const unsigned sa = (unsigned)__cvta_generic_to_shared(smem);
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 16;\n" ::"r"(sa), "l"(gmem) : "memory");
-#else
+  (void)l1;
   *(uint4 *)smem = *(const uint4 *)gmem;
 #endif
 }
@@ -465,14 +460,9 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
         const uint32_t e = (uint32_t)tid + (uint32_t)j * (uint32_t)nt;
         const uint32_t gg = fdiv(e, ndiv);
         const uint32_t r = e - gg * nv;
-        if (e < tot && (int)gg < gm) {
-          T *d = dst + (int)gg * LD + padded<T>((int)(r * V));
-          const T *g = src + so[k * G + gg] + (int64_t)r * V;
-          if ((p.reused >> k) & 1)
-            cp_async16_ca(d, g);
-          else
-            cp_async16(d, g);
-        }
+        if (e < tot && (int)gg < gm)
+          cp_async16(dst + (int)gg * LD + padded<T>((int)(r * V)), src + so[k * G + gg] + (int64_t)r * V,
+                     (p.reused >> k) & 1);
       }
     }
   };
@@ -525,10 +515,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
           T *dst = buf + (size_t)k * G * LD + (size_t)gg * LD + padded<T>((int)(c * VP));
           const int r0 = (int)(c * VP) - phs[k * G + gg];
           if (r0 >= 0 && r0 + VP <= n) {
-            if ((p.reused >> k) & 1)
-              cp_async16_ca(dst, src + r0);
-            else
-              cp_async16(dst, src + r0);
+            cp_async16(dst, src + r0, (p.reused >> k) & 1);
           } else {
 #pragma unroll
             for (int q = 0; q < VP; ++q)
@@ -940,9 +927,9 @@ __global__ void __launch_bounds__(kMaxThreads)
  * 2P reduced rows by PCR with its own first and last reduced unknowns
  * (F, L) left as parameters: every reduced unknown becomes x = q + u F + v L.
  * The two boundary rows of every block then form a tridiagonal system of 2K
- * unknowns per system (F_0, L_0, F_1, L_1, ...), which each block gathers
- * through distributed shared memory and solves by Thomas; then every thread
- * recovers its chunk.  Loads stay G systems wide (32..128 bytes a row) at
+ * unknowns per system (F_0, L_0, F_1, L_1, ...), which each block reads
+ * through distributed shared memory, one row a lane, and solves by PCR with
+ * warp shuffles; then every thread recovers its chunk.  Loads stay G systems wide (32..128 bytes a row) at
  * any n, blocks stay small (cheap PCR, several blocks per SM), and every
  * input is still read once and x written once.                             */
 /* ------------------------------------------------------------------------ */
@@ -1227,6 +1214,7 @@ struct CudaPlan {
   int K;       /* cluster: blocks per cluster */
   int LD_main; /* staged: the row pitch of func (LD is that of func_vec) */
   int64_t m_stream;
+  int reused; /* KParams::reused, from the layout */
   int threads;
   size_t smem;
   unsigned grid;
@@ -1283,11 +1271,15 @@ const void *pick_direct(int M) {
   return by_m<T>(M, [](auto m) { return (const void *)tridi_thomas_pcr_direct<T, decltype(m)::value>; });
 }
 
+/* Whether the cluster kernel has a UNIT variant for chunks of M elements of
+ * es bytes (whole 16-byte pieces, at most 64 bytes a thread). */
+constexpr bool cluster_unit_tile(int M, size_t es) { return (M * es) % 16 == 0 && M * es <= 64; }
+
 template <typename T>
 const void *pick_cluster(int M, bool unit) {
   return by_m<T>(M, [unit](auto m) -> const void * {
     constexpr int Mv = decltype(m)::value;
-    if constexpr ((Mv * sizeof(T)) % 16 == 0 && Mv * sizeof(T) <= 64)
+    if constexpr (cluster_unit_tile(Mv, sizeof(T)))
       if (unit) return (const void *)tridi_thomas_pcr_cluster<T, Mv, true>;
     return (const void *)tridi_thomas_pcr_cluster<T, Mv, false>;
   });
@@ -1316,8 +1308,8 @@ cudaLaunchConfig_t cluster_config(cudaLaunchAttribute *attr, int K, unsigned gri
  * adjacent), P chunks of M rows per block (threads = G P), K blocks per
  * cluster (<= 16) covering n.  Returns false when no such tile launches on
  * this device (sm_90 and later only). */
-bool plan_cluster(CudaPlan *cp, const tridi_layout *L, size_t es, bool f64, int M, int threads,
-                  int64_t gbytes, int kmax_wanted, const cudaDeviceProp &prop, const char *tn,
+bool plan_cluster(CudaPlan *cp, const tridi_layout *L, size_t es, bool f64, bool unit_rows, int M,
+                  int threads, int64_t gbytes, int kmax_wanted, const cudaDeviceProp &prop, const char *tn,
                   char *name, size_t name_len) {
   if (prop.major < 9) return false;
   const int64_t n = L->n;
@@ -1335,8 +1327,7 @@ bool plan_cluster(CudaPlan *cp, const tridi_layout *L, size_t es, bool f64, int 
     if (K & (K - 1)) continue; /* the join's warp PCR takes 2K = 2^k rows */
     if (K < 2) return false; /* one block: the direct kernel */
     /* one system a tile, every operand's rows unit-stride: 16-byte chunk loads */
-    bool unit = G == 1;
-    for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) unit = unit && L->axis_stride[k] == 1;
+    const bool unit = G == 1 && unit_rows && cluster_unit_tile(M, es);
     const void *fn = f64 ? pick_cluster<double>(M, unit) : pick_cluster<float>(M, unit);
     if (!fn) return false;
     const size_t smem = cluster_smem(es, (int)G, (int)P);
@@ -1369,8 +1360,8 @@ bool plan_cluster(CudaPlan *cp, const tridi_layout *L, size_t es, bool f64, int 
     cp->smem = smem;
     cp->func = fn;
     cp->grid = (unsigned)(tiles * K);
-    snprintf(name, name_len, "cuda_thomas_pcr_cluster%s_m%d_g%d_p%d_k%d_%s",
-             unit && (M * es) % 16 == 0 && M * es <= 64 ? "_vec" : "", M, cp->G, cp->P, cp->K, tn);
+    snprintf(name, name_len, "cuda_thomas_pcr_cluster%s_m%d_g%d_p%d_k%d_%s", unit ? "_vec" : "", M,
+             cp->G, cp->P, cp->K, tn);
     return true;
   }
   return false;
@@ -1475,13 +1466,17 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
 #endif
   /* unit axis strides and vector-aligned system offsets: the staged kernel
    * may use 16-byte accesses (pointer alignment is checked per execute) */
+  for (int k = 0; k < 4; ++k)
+    for (int j = 0; j < L->nbatch; ++j)
+      if (L->bstride[k][j] == 0 && L->bext[j] > 1) cp->reused |= 1 << k;
   const int V = (int)(16 / es);
-  bool vec_ok = !sysmajor && n % V == 0;
-  for (int k = 0; k < TRIDI_NUM_OPERANDS && vec_ok; ++k) {
-    if (L->axis_stride[k] != 1) vec_ok = false;
+  bool unit_rows = true; /* every operand's rows are unit-stride */
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
+    if (L->axis_stride[k] != 1) unit_rows = false;
+  bool vec_ok = !sysmajor && n % V == 0 && unit_rows;
+  for (int k = 0; k < TRIDI_NUM_OPERANDS && vec_ok; ++k)
     for (int j = 0; j < L->nbatch; ++j)
       if (L->bstride[k][j] % V != 0) vec_ok = false;
-  }
   /* the cluster kernel's row of the table (used when the single-block
    * kernels above do not apply or do not fit) */
   const tridi_cuda_family cfam = sysmajor ? TRIDI_CUDA_CLUSTER_ADJ : TRIDI_CUDA_CLUSTER_ROW;
@@ -1580,11 +1575,8 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
       /* unit-stride rows at any offsets: 16-byte copies of each system's
        * aligned pieces, rows shifted by their phase in shared memory (also
        * the fallback of the 16-byte variant when a pointer is unaligned) */
-      bool ph_ok = true;
-      for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
-        if (L->axis_stride[k] != 1) ph_ok = false;
       const size_t smem_plain = cp->smem;
-      if (ph_ok && n >= (f64 ? TRIDI_CUDA_PH_MIN_N_F64 : TRIDI_CUDA_PH_MIN_N_F32)) {
+      if (unit_rows && n >= (f64 ? TRIDI_CUDA_PH_MIN_N_F64 : TRIDI_CUDA_PH_MIN_N_F32)) {
         const int r = rows + 2 * PV;
         int LDp = r + (r / (int)(128 / es)) * PV + PV;
         if (es == 4)
@@ -1635,8 +1627,9 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
   if (cp->kind == K_EMPTY && n > 1 && ctile && cl_kmax >= 2) {
     /* past the rows of the single-block kernels: the cluster kernel while it
      * reaches (G adjacent systems when they are adjacent, else one) */
-    if (plan_cluster(cp, L, es, f64, ctile->m, ctile->threads, sysmajor ? ctile->gbytes : (int64_t)es,
-                     cl_kmax, prop, tn, plan->kernel_name, sizeof plan->kernel_name))
+    if (plan_cluster(cp, L, es, f64, unit_rows, ctile->m, ctile->threads,
+                     sysmajor ? ctile->gbytes : (int64_t)es, cl_kmax, prop, tn, plan->kernel_name,
+                     sizeof plan->kernel_name))
       return TRIDI_SUCCESS;
   }
   if (cp->kind != K_STAGED && cp->kind != K_DIRECT) {
@@ -1708,9 +1701,7 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_execute(const struct tridi_plan_s 
   }
   for (int j = 0; j < L->nbatch; ++j) kp.bext[j] = L->bext[j];
   kp.nbatch = L->nbatch;
-  for (int k = 0; k < 4; ++k)
-    for (int j = 0; j < L->nbatch; ++j)
-      if (L->bstride[k][j] == 0 && L->bext[j] > 1) kp.reused |= 1 << k;
+  kp.reused = cp->reused;
   kp.info = args->info;
   kp.ws = args->ws;
   kp.n = L->n;
