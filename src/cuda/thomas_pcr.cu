@@ -406,7 +406,7 @@ __host__ __device__ constexpr size_t staged_hdr_bytes(int nb, int G, bool ph = f
  * vector width, 16-byte aligned arrays: checked by the host).               */
 /* ------------------------------------------------------------------------ */
 
-template <typename T, int M, bool ROWMAJOR, bool VEC, bool PIPE, bool PH = false>
+template <typename T, int M, bool ROWMAJOR, bool VEC, bool PIPE, bool PH = false, bool L1 = false>
 __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     tridi_thomas_pcr_staged(KParams p, int G, int logG, int logP, int LD, FastDiv ndiv) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -462,7 +462,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
         const uint32_t r = e - gg * nv;
         if (e < tot && (int)gg < gm)
           cp_async16(dst + (int)gg * LD + padded<T>((int)(r * V)), src + so[k * G + gg] + (int64_t)r * V,
-                     (p.reused >> k) & 1);
+                     L1 && ((p.reused >> k) & 1));
       }
     }
   };
@@ -515,7 +515,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
           T *dst = buf + (size_t)k * G * LD + (size_t)gg * LD + padded<T>((int)(c * VP));
           const int r0 = (int)(c * VP) - phs[k * G + gg];
           if (r0 >= 0 && r0 + VP <= n) {
-            cp_async16(dst, src + r0, (p.reused >> k) & 1);
+            cp_async16(dst, src + r0, L1 && ((p.reused >> k) & 1));
           } else {
 #pragma unroll
             for (int q = 0; q < VP; ++q)
@@ -1240,12 +1240,21 @@ tridi_status cuda_err(cudaError_t e, const char *what) {
 /* variant: 0 scalar loads, 1 16-byte copies, 2 16-byte copies pipelined.
  * (Systems-first staging is not instantiated: those layouts take the
  * direct kernel.) */
+template <typename T, int M, bool L1>
+const void *staged_m_l1(int variant) {
+  if (variant == 3) return (const void *)tridi_thomas_pcr_staged<T, M, true, false, false, true, L1>;
+  if (variant == 2) return (const void *)tridi_thomas_pcr_staged<T, M, true, true, true, false, L1>;
+  return (const void *)tridi_thomas_pcr_staged<T, M, true, true, false, false, L1>;
+}
+
+/* l1: some operand is shared across the batch (CudaPlan::reused), so the
+ * 16-byte copies (variants 1-3) choose .ca or .cg per operand at run time;
+ * a separate instantiation, because that choice in the copy loop costs the
+ * other layouts 4-9% (docs/perf-log.md CUDA v18). */
 template <typename T, int M>
-const void *staged_m(int variant) {
-  if (variant == 3) return (const void *)tridi_thomas_pcr_staged<T, M, true, false, false, true>;
-  if (variant == 2) return (const void *)tridi_thomas_pcr_staged<T, M, true, true, true>;
-  if (variant == 1) return (const void *)tridi_thomas_pcr_staged<T, M, true, true, false>;
-  return (const void *)tridi_thomas_pcr_staged<T, M, true, false, false>;
+const void *staged_m(int variant, bool l1) {
+  if (variant == 0) return (const void *)tridi_thomas_pcr_staged<T, M, true, false, false>;
+  return l1 ? staged_m_l1<T, M, true>(variant) : staged_m_l1<T, M, false>(variant);
 }
 
 /* The compiled tiles: M = 4, 8, 16 rows a thread, and 32 for f32.  f maps
@@ -1262,8 +1271,8 @@ const void *by_m(int M, F f) {
 }
 
 template <typename T>
-const void *pick_staged(int M, int variant) {
-  return by_m<T>(M, [variant](auto m) { return staged_m<T, decltype(m)::value>(variant); });
+const void *pick_staged(int M, int variant, bool l1 = false) {
+  return by_m<T>(M, [variant, l1](auto m) { return staged_m<T, decltype(m)::value>(variant, l1); });
 }
 
 template <typename T>
@@ -1582,7 +1591,7 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
         if (es == 4)
           while (((size_t)LDp * es) % 128 != 16) LDp += PV;
         const size_t smem_ph = staged_smem(es, (int)G, (int)P, LDp, 1, true);
-        const void *fph = f64 ? pick_staged<double>(M, 3) : pick_staged<float>(M, 3);
+        const void *fph = f64 ? pick_staged<double>(M, 3, cp->reused) : pick_staged<float>(M, 3, cp->reused);
         if (fph && smem_ph <= smem_max) {
           cp->func = fph;
           cp->LD_main = LDp;
@@ -1598,10 +1607,10 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
         const size_t pipe_smem = staged_smem(es, (int)G, (int)P, LD, 2);
         cp->smem_vec = smem_plain;
         cp->grid_vec = cp->grid;
-        cp->func_vec = f64 ? pick_staged<double>(M, 1) : pick_staged<float>(M, 1);
+        cp->func_vec = f64 ? pick_staged<double>(M, 1, cp->reused) : pick_staged<float>(M, 1, cp->reused);
         variant = "_vec";
         if (tile->pipe && pipe_smem <= smem_max && blocks > 1) {
-          const void *fp = f64 ? pick_staged<double>(M, 2) : pick_staged<float>(M, 2);
+          const void *fp = f64 ? pick_staged<double>(M, 2, cp->reused) : pick_staged<float>(M, 2, cp->reused);
           e = cudaFuncSetAttribute(fp, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)pipe_smem);
           int per_sm = 0;
           if (e == cudaSuccess)
