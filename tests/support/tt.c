@@ -430,35 +430,47 @@ void tt_problem_set(tt_problem *P, int op, int64_t s, int64_t i, double v) {
   tt_store(P->buf[op].orig, P->es, j, v);
 }
 
+/* element i of operand op's original input / of the current x, for a
+ * system whose offsets are off */
+static double orig_at(const tt_problem *P, int op, const int64_t off[TT_NOPS], int64_t i) {
+  return tt_load(P->buf[op].orig, P->es, elem_index(P, op, off, i));
+}
+
+static double x_at(const tt_problem *P, const int64_t off[TT_NOPS], int64_t i) {
+  return tt_load(P->buf[P->L.inplace ? TT_D : TT_X].mem, P->es, elem_index(P, TT_X, off, i));
+}
+
 double tt_problem_get_orig(const tt_problem *P, int op, int64_t s, int64_t i) {
   int64_t off[TT_NOPS];
   tt_system_offsets(&P->L, s, off);
-  return tt_load(P->buf[op].orig, P->es, elem_index(P, op, off, i));
+  return orig_at(P, op, off, i);
 }
 
 double tt_problem_get_x(const tt_problem *P, int64_t s, int64_t i) {
   int64_t off[TT_NOPS];
   tt_system_offsets(&P->L, s, off);
-  return tt_load(tt_ptr(P, TT_X), P->es, off[TT_X] + i * P->L.strides[TT_X][P->L.axis]);
+  return x_at(P, off, i);
 }
 
 double tt_problem_residual(const tt_problem *P, int64_t s) {
   const int64_t n = P->n;
+  int64_t off[TT_NOPS];
+  tt_system_offsets(&P->L, s, off); /* once, not per element */
   double nr = 0, na = 0, nx = 0, nd = 0;
   for (int64_t i = 0; i < n; ++i) {
-    const double xi = tt_problem_get_x(P, s, i), bi = tt_problem_get_orig(P, TT_B, s, i);
-    const double di = tt_problem_get_orig(P, TT_D, s, i);
+    const double xi = x_at(P, off, i), bi = orig_at(P, TT_B, off, i);
+    const double di = orig_at(P, TT_D, off, i);
     if (!isfinite(xi)) return INFINITY;
     long double r = (long double)bi * xi - di;
     double ra = fabs(bi);
     if (i > 0) {
-      const double ai = tt_problem_get_orig(P, TT_A, s, i);
-      r += (long double)ai * tt_problem_get_x(P, s, i - 1);
+      const double ai = orig_at(P, TT_A, off, i);
+      r += (long double)ai * x_at(P, off, i - 1);
       ra += fabs(ai);
     }
     if (i < n - 1) {
-      const double ci = tt_problem_get_orig(P, TT_C, s, i);
-      r += (long double)ci * tt_problem_get_x(P, s, i + 1);
+      const double ci = orig_at(P, TT_C, off, i);
+      r += (long double)ci * x_at(P, off, i + 1);
       ra += fabs(ci);
     }
     nr = fmax(nr, fabs((double)r));
