@@ -289,8 +289,10 @@ tridi_status tridi_plan_destroy(tridi_plan plan);
  *                of a failed system is unspecified; other systems are not
  *                affected.  For CUDA plans info is a device array written
  *                asynchronously; the GPU kernels' pivots differ from
- *                Thomas', and an f64 pivot below the smallest normal
- *                number (2.2e-308) also counts as a breakdown there
+ *                Thomas', an f64 pivot below the smallest normal
+ *                number (2.2e-308) also counts as a breakdown there, and
+ *                for overflow in the back substitution the code is
+ *                negative but its row may differ from the CPU's
  *                (docs/cuda.md, "How breakdown is detected").
  * @param stream  CUDA plans: the cudaStream_t to enqueue on (NULL = the
  *                legacy default stream); execution is asynchronous.  CPU and

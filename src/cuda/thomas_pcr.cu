@@ -300,6 +300,23 @@ __device__ __forceinline__ T chunk_x(const CS &c, int j, T xF, T xL) {
   return j == 0 ? xF : (j == M - 1 ? xL : c.dl[j] - c.al[j] * xF - c.gm[j] * xL);
 }
 
+/* The highest row (< neff) of the chunk whose x is Inf or NaN (row0 if
+ * none): the row of the info code when the reference Thomas sweep is clean
+ * but x overflowed (rare path of the staged kernel, after its full-chunk
+ * store found a non-finite x).  The direct and cluster kernels report the
+ * chunk's first row instead: inlined there, this search cost 3-7 points of
+ * copy in their 128-byte-chunk kernels (H200, docs/perf-log.md CUDA v20). */
+template <typename T, typename CS>
+__device__ __forceinline__ int64_t chunk_last_bad(const CS &cs, int64_t row0, int64_t neff, T xF, T xL) {
+  constexpr int M = CS::kM;
+#pragma unroll
+  for (int j = M - 1; j > 0; --j)
+    if (row0 + j < neff && !finite_(chunk_x(cs, j, xF, xL))) return row0 + j;
+  return row0;
+}
+
+__device__ __forceinline__ int clamp_row(int64_t r) { return r < INT32_MAX ? (int)r : INT32_MAX - 1; }
+
 /* Shared-memory rows are padded by 16 bytes after every 128 bytes: chunk
  * reads of consecutive threads spread over the banks, and 16-byte copies
  * stay aligned. */
@@ -595,12 +612,23 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     int my_bad = (active && ((chunk == 0 && cs.b0_zero) || !finite_(cs.nonfin))) ? row0 : -1;
     if (active) {
       T *xs = buf + g * LD;
+      if (row0 + M <= n) { /* a full chunk: no per-row bounds, one finiteness test */
+        T xfin = (T)0;
 #pragma unroll
-      for (int j = 0; j < M; ++j) {
-        const T xj = chunk_x(cs, j, xF, xL);
-        if (row0 + j < n) {
+        for (int j = 0; j < M; ++j) {
+          const T xj = chunk_x(cs, j, xF, xL);
           xs[PH ? padded<T>(row0 + j + ph[4]) : prow0 + j] = xj;
-          if (!finite_(xj)) my_bad = row0 + j;
+          xfin += xj * (T)0;
+        }
+        if (!finite_(xfin)) my_bad = (int)chunk_last_bad(cs, (int64_t)row0, neff, xF, xL);
+      } else {
+#pragma unroll
+        for (int j = 0; j < M; ++j) {
+          const T xj = chunk_x(cs, j, xF, xL);
+          if (row0 + j < n) {
+            xs[PH ? padded<T>(row0 + j + ph[4]) : prow0 + j] = xj;
+            if (!finite_(xj)) my_bad = row0 + j;
+          }
         }
       }
     }
@@ -712,6 +740,7 @@ __device__ __forceinline__ T chunk_xfin(const ChunkState<T, M> &cs, int64_t row0
   return xfin;
 }
 
+
 /* x of the chunk's rows < n, straight to device memory (UNIT: as in
  * direct_eliminate, 16-byte stores for a full aligned chunk) */
 template <typename T, int M, bool UNIT = false>
@@ -731,6 +760,20 @@ __device__ __forceinline__ void direct_store(const KParams &p, const int64_t *so
       for (int j = 0; j < M; ++j) v.e[j] = chunk_x(cs, j, xF, xL);
 #pragma unroll
       for (int i = 0; i < NV; ++i) ((uint4 *)xr)[i] = v.q[i];
+      return;
+    }
+  }
+  /* A full chunk with no per-row bounds and one pointer step a row: 5
+   * instructions a row instead of ~15 (SASS), +3-7 points of copy for f32
+   * M = 8, 16 on interleaved / mid3d at n <= 512.  The 128-byte chunks (f32
+   * M = 32, f64 M = 16) measured 2-5 points slower with it, and f64 M = 4
+   * spilled with it (93 -> 84% at n = 32), so these keep the per-row path
+   * (H200, docs/perf-log.md CUDA v20). */
+  if constexpr (M >= 8 && M * sizeof(T) <= 64) {
+    if (row0 + M <= n) {
+      T *xr = X + row0 * sx;
+#pragma unroll
+      for (int j = 0; j < M; ++j, xr += sx) *xr = chunk_x(cs, j, xF, xL);
       return;
     }
   }
@@ -781,7 +824,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     int my_bad = -1;
     if (active && row0 < n &&
         ((chunk == 0 && cs.b0_zero) || !finite_(cs.nonfin) || !finite_(xfin)))
-      my_bad = row0 < INT32_MAX ? (int)row0 : INT32_MAX - 1;
+      my_bad = clamp_row(row0);
     finish_info<T>(p, sbase + g, active, chunk == 0, my_bad, &badrow[g]);
     if (active) direct_store<T, M>(p, soff, G, g, row0, n, cs, xF, xL);
     __syncthreads();
@@ -879,11 +922,11 @@ __global__ void __launch_bounds__(kMaxThreads)
     }
     const T xF = qF, xL = qL;
     int my_bad = (active && ((chunk == 0 && b0_zero) || !finite_(nonfin)))
-                     ? (row0 < INT32_MAX ? (int)row0 : INT32_MAX - 1)
+                     ? clamp_row(row0)
                      : -1;
-    if (active && row0 < n && !finite_(xF)) my_bad = row0 < INT32_MAX ? (int)row0 : INT32_MAX - 1;
+    if (active && row0 < n && !finite_(xF)) my_bad = clamp_row(row0);
     if (active && row0 + m - 1 < n && !finite_(xL))
-      my_bad = row0 + m - 1 < INT32_MAX ? (int)(row0 + m - 1) : INT32_MAX - 1;
+      my_bad = clamp_row(row0 + m - 1);
     finish_info<T>(p, sbase + g, active, chunk == 0, my_bad, &badrow[g]);
 
     /* 3. solve the chunk with both ends known: e_k -> x, gamma_k -> ws */
@@ -1073,7 +1116,7 @@ __global__ void __launch_bounds__(kTileThreads)
   ChunkState<T, M> cs;
   direct_eliminate<T, M, UNIT>(p, soff, G, g, row0, neff, cs);
   int my_bad = (active && row0 < n && ((row0 == 0 && cs.b0_zero) || !finite_(cs.nonfin)))
-                   ? (row0 < INT32_MAX ? (int)row0 : INT32_MAX - 1)
+                   ? clamp_row(row0)
                    : -1;
 
   /* 1. the block's reduced rows, its first and last as parameters F and L */
@@ -1154,7 +1197,7 @@ __global__ void __launch_bounds__(kTileThreads)
   const T F = xfl[g * 2], L = xfl[g * 2 + 1];
   const T xF = q[0] + u[0] * F + v[0] * L, xL = q[1] + u[1] * F + v[1] * L;
   const T xfin = chunk_xfin<T, M>(cs, row0, neff, xF, xL);
-  if (active && row0 < n && !finite_(xfin)) my_bad = row0 < INT32_MAX ? (int)row0 : INT32_MAX - 1;
+  if (active && row0 < n && !finite_(xfin)) my_bad = clamp_row(row0);
   if (my_bad >= 0) atomicMax(&badrow[g], my_bad);
   /* cluster-wide breakdown: block 0 collects the blocks' rows after a full
    * barrier and, if a system broke down, re-checks it (reading d) before any

@@ -148,6 +148,9 @@ typedef struct tt_problem {
   int32_t *ref_info;   /* reference solver info, nsys */
   double *xlap;        /* LAPACK solution, nsys * n (NaN where LAPACK failed) */
   int32_t *lap_info;   /* LAPACK info */
+  const unsigned char *info_any_row; /* NULL, or (owned by the caller) per system:
+                                        1 = tt_problem_check accepts any NaN/Inf
+                                        code -1..-n (the row is unspecified) */
 } tt_problem;
 
 /* Guards (elements) around each allocation: lead[op] before the lowest
