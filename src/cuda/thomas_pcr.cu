@@ -740,7 +740,6 @@ __device__ __forceinline__ T chunk_xfin(const ChunkState<T, M> &cs, int64_t row0
   return xfin;
 }
 
-
 /* x of the chunk's rows < n, straight to device memory (UNIT: as in
  * direct_eliminate, 16-byte stores for a full aligned chunk) */
 template <typename T, int M, bool UNIT = false>
