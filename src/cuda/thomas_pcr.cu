@@ -300,21 +300,6 @@ __device__ __forceinline__ T chunk_x(const CS &c, int j, T xF, T xL) {
   return j == 0 ? xF : (j == M - 1 ? xL : c.dl[j] - c.al[j] * xF - c.gm[j] * xL);
 }
 
-/* The highest row (< neff) of the chunk whose x is Inf or NaN (row0 if
- * none): the row of the info code when the reference Thomas sweep is clean
- * but x overflowed (rare path of the staged kernel, after its full-chunk
- * store found a non-finite x).  The direct and cluster kernels report the
- * chunk's first row instead: inlined there, this search cost 3-7 points of
- * copy in their 128-byte-chunk kernels (H200, docs/perf-log.md CUDA v20). */
-template <typename T, typename CS>
-__device__ __forceinline__ int64_t chunk_last_bad(const CS &cs, int64_t row0, int64_t neff, T xF, T xL) {
-  constexpr int M = CS::kM;
-#pragma unroll
-  for (int j = M - 1; j > 0; --j)
-    if (row0 + j < neff && !finite_(chunk_x(cs, j, xF, xL))) return row0 + j;
-  return row0;
-}
-
 __device__ __forceinline__ int clamp_row(int64_t r) { return r < INT32_MAX ? (int)r : INT32_MAX - 1; }
 
 /* Shared-memory rows are padded by 16 bytes after every 128 bytes: chunk
@@ -612,23 +597,12 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     int my_bad = (active && ((chunk == 0 && cs.b0_zero) || !finite_(cs.nonfin))) ? row0 : -1;
     if (active) {
       T *xs = buf + g * LD;
-      if (row0 + M <= n) { /* a full chunk: no per-row bounds, one finiteness test */
-        T xfin = (T)0;
 #pragma unroll
-        for (int j = 0; j < M; ++j) {
-          const T xj = chunk_x(cs, j, xF, xL);
+      for (int j = 0; j < M; ++j) {
+        const T xj = chunk_x(cs, j, xF, xL);
+        if (row0 + j < n) {
           xs[PH ? padded<T>(row0 + j + ph[4]) : prow0 + j] = xj;
-          xfin += xj * (T)0;
-        }
-        if (!finite_(xfin)) my_bad = (int)chunk_last_bad(cs, (int64_t)row0, neff, xF, xL);
-      } else {
-#pragma unroll
-        for (int j = 0; j < M; ++j) {
-          const T xj = chunk_x(cs, j, xF, xL);
-          if (row0 + j < n) {
-            xs[PH ? padded<T>(row0 + j + ph[4]) : prow0 + j] = xj;
-            if (!finite_(xj)) my_bad = row0 + j;
-          }
+          if (!finite_(xj)) my_bad = row0 + j;
         }
       }
     }
@@ -971,9 +945,9 @@ __global__ void __launch_bounds__(kMaxThreads)
  * The two boundary rows of every block then form a tridiagonal system of 2K
  * unknowns per system (F_0, L_0, F_1, L_1, ...), which each block reads
  * through distributed shared memory, one row a lane, and solves by PCR with
- * warp shuffles; then every thread recovers its chunk.  Loads stay G systems wide (32..128 bytes a row) at
- * any n, blocks stay small (cheap PCR, several blocks per SM), and every
- * input is still read once and x written once.                             */
+ * warp shuffles; then every thread recovers its chunk.  Loads stay G systems
+ * wide (32..128 bytes a row) at any n, blocks stay small (cheap PCR, several
+ * blocks per SM), and every input is still read once and x written once.    */
 /* ------------------------------------------------------------------------ */
 
 /* PCR on the 2P reduced rows of a block with two parameter columns: row i is
@@ -1279,9 +1253,10 @@ tridi_status cuda_err(cudaError_t e, const char *what) {
                          cudaGetErrorName(e));
 }
 
-/* variant: 0 scalar loads, 1 16-byte copies, 2 16-byte copies pipelined.
- * (Systems-first staging is not instantiated: those layouts take the
- * direct kernel.) */
+/* variant: 0 element-size copies, 1 16-byte copies, 2 16-byte copies
+ * pipelined, 3 16-byte copies of phase-shifted rows (unaligned unit-stride
+ * rows, PH).  (Systems-first staging is not instantiated: those layouts take
+ * the direct kernel.) */
 template <typename T, int M, bool L1>
 const void *staged_m_l1(int variant) {
   if (variant == 3) return (const void *)tridi_thomas_pcr_staged<T, M, true, false, false, true, L1>;
