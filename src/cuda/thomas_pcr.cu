@@ -9,7 +9,8 @@
  * interior unknowns.  Every input element is read once from device memory
  * and every output written once: intermediates stay on chip.
  *
- * Four kernels (docs/cuda.md has the table; src/cuda/tuning.h the choice):
+ * Four kernels and one multi-kernel solve (docs/cuda.md has the table;
+ * src/cuda/tuning.h the choice):
  *  - staged:    systems along the contiguous axis, and layouts whose
  *               neighbouring systems are not adjacent.  G systems per block;
  *               the block copies the tile of a, b, c, d into shared memory
@@ -26,6 +27,11 @@
  *               of one thread-block cluster, each solving its reduced rows
  *               with its own end unknowns as parameters; the 2K boundary
  *               rows are joined through distributed shared memory.
+ *  - segmented: long systems of system-adjacent layouts: segments of R rows
+ *               reduced to two rows each (one thread a segment), the 2n/R-row
+ *               reduced systems solved by the direct kernel in the plan's
+ *               workspace, then every segment solved as a direct-kernel tile
+ *               with its end values known.  Reads the inputs twice.
  *  - streaming: any n; each thread sweeps its chunk of m = ceil(n / P) rows
  *               twice to form the reduced rows, then once more to solve,
  *               keeping the forward-sweep factors in shared memory or the
@@ -35,7 +41,8 @@
  * computed x is re-checked by one thread with the reference Thomas
  * recurrences on the (still intact) inputs before x is stored, so info
  * carries the same code as the CPU backends whenever the Thomas sweep itself
- * breaks down.  See docs/cuda.md. */
+ * breaks down (the segmented solve: systems its reduction or reduced solve
+ * flags, before any x is written).  See docs/cuda.md. */
 #include "cuda_common.cuh"
 #include "cuda_backend.h"
 #include "tuning.h"
@@ -660,6 +667,18 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   }
 }
 
+/* ptr[k]: row `row` of operand k (a, b, c, d) of system g of a tile whose
+ * offsets are soff[k * G + g]; st[k]: the operand's axis stride */
+template <typename T>
+__device__ __forceinline__ void operand_rows(const KParams &p, const int64_t *soff, int G, int g, int64_t row,
+                                             const T *ptr[4], int64_t st[4]) {
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    st[k] = p.as[k];
+    ptr[k] = (const T *)p.op[k] + soff[k * G + g] + row * st[k];
+  }
+}
+
 /* Chunk rows [row0, row0 + M) of system g of a tile (offsets soff[k * G +
  * g]) loaded straight from device memory into registers and eliminated: the
  * direct and cluster kernels.  UNIT (cluster kernel, one system a tile,
@@ -672,11 +691,7 @@ __device__ __forceinline__ void direct_eliminate(const KParams &p, const int64_t
                                                  int64_t row0, int64_t neff, ChunkState<T, M> &cs) {
   const T *ptr[4];
   int64_t st[4];
-#pragma unroll
-  for (int k = 0; k < 4; ++k) {
-    st[k] = p.as[k];
-    ptr[k] = (const T *)p.op[k] + soff[k * G + g] + row0 * st[k];
-  }
+  operand_rows<T>(p, soff, G, g, row0, ptr, st);
   if constexpr (UNIT) {
     static_assert((M * sizeof(T)) % 16 == 0, "UNIT chunks are whole 16-byte pieces");
     bool vec = row0 + M <= neff;
@@ -805,6 +820,218 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Segmented solve (system-adjacent layouts, long systems), three kernels
+ * and the direct kernel in between:
+ *  1. seg_reduce: each system is cut into S segments of R rows; one thread a
+ *     segment eliminates its interior in one forward sweep (O(1) state) into
+ *     the segment's two boundary rows, written to the plan's workspace as a
+ *     2S-row tridiagonal system per system (interleaved: row i of system s
+ *     at i * nsys + s, unit diagonal shared by all rows);
+ *  2. the direct kernel solves those reduced systems in place;
+ *  3. seg (below): every segment is a tile of R rows of the direct kernel's
+ *     small-n shape, its neighbours' boundary unknowns known (folded into
+ *     d of its first and last rows); tiles run in the reverse order of step
+ *     1, so that the first ones read what step 1 left in L2;
+ *  4. seg_info: info (only when the caller asks for it).
+ * Inputs are read twice (9 words of traffic a row against 5); in exchange
+ * no tile holds more than R rows of a system on chip (docs/cuda.md,
+ * "segmented"). */
+/* ------------------------------------------------------------------------ */
+
+struct SegParams {
+  void *red[3];     /* reduced a, c, d (d becomes x), row i of system s at i * nsys + s */
+  void *one;        /* one element 1: the reduced diagonal, broadcast */
+  int32_t *redinfo; /* info of the reduced solve: nonzero marks a broken system */
+  int32_t *ovf;     /* 1 + first row of a chunk with a non-finite x (0: none) */
+  int R, S;
+  FastDiv sdiv;     /* division by S */
+};
+
+/* One thread a segment: Q = 2^logQ segments of G = 2^logG adjacent systems
+ * a block.  The segment's rows [s R, s R + R) (rows >= n: identity) give
+ *   F: sF u_{-1} + u_0 + pF u_{R-1} = qF,   L: sL u_0 + u_{R-1} + pL u_R = qL
+ * as chunk_eliminate does for a chunk, but in one forward sweep: u_1 is
+ * carried as D - A u_0 - Gc u_{k+1} while row k is eliminated.  A segment
+ * with a NaN/Inf input, or a zero b_0 in the first segment, gets qF = NaN,
+ * so the reduced solve reports its system. */
+template <typename T>
+__global__ void __launch_bounds__(256) tridi_seg_reduce(KParams p, SegParams sp, int logG, int logQ) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  int64_t *soff = (int64_t *)smem_raw;
+  const int G = 1 << logG, Q = 1 << logQ;
+  const int tid = threadIdx.x, g = tid & (G - 1), q = tid >> logG;
+  const int64_t n = p.n, nsys = p.nsys;
+  const int R = sp.R, S = sp.S;
+  const int64_t nsb = (S + Q - 1) >> logQ;
+  const int64_t ntiles = (nsys + G - 1) / G * nsb;
+  T *ra = (T *)sp.red[0], *rc = (T *)sp.red[1], *rd = (T *)sp.red[2];
+  if (blockIdx.x == 0 && tid == 0) *(T *)sp.one = (T)1;
+  for (int64_t t = blockIdx.x; t < ntiles; t += gridDim.x) {
+    const int64_t gi = t / nsb;
+    const int s = (int)(t - gi * nsb) * Q + q;
+    const int64_t sbase = gi * G, sys = sbase + g;
+    __syncthreads(); /* soff of the previous tile read */
+    tridi_dev_stage_offsets(p, sbase, G, tid, soff);
+    __syncthreads();
+    if (sys >= nsys || s >= S) continue;
+    if (s == 0) sp.ovf[sys] = 0;
+    const int64_t r0 = (int64_t)s * R;
+    const T *ptr[4];
+    int64_t st[4];
+    operand_rows<T>(p, soff, G, g, r0, ptr, st);
+    T a0 = 0, b0 = 1, c0 = 0, d0 = 0, sL = 0, pL = 0, qL = 0;
+    T nonfin = 0, dlt = 0, alt = -1, gmt = 0, D = 0, A = 0, Gc = -1;
+    for (int kb = 0; kb < R; kb += 8) {
+      T va[8], vb[8], vc[8], vd[8];
+      const bool full = r0 + kb + 8 <= n;
+#pragma unroll
+      for (int j = 0; j < 8; ++j) {
+        const int64_t k = kb + j;
+        if (full || r0 + k < n) {
+          va[j] = __ldg(ptr[0] + k * st[0]);
+          vb[j] = __ldg(ptr[1] + k * st[1]);
+          vc[j] = __ldg(ptr[2] + k * st[2]);
+          vd[j] = ptr[3][k * st[3]];
+        } else {
+          va[j] = 0;
+          vb[j] = 1;
+          vc[j] = 0;
+          vd[j] = 0;
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < 8; ++j) {
+        const int k = kb + j;
+        const int64_t row = r0 + k;
+        const T a = row == 0 ? (T)0 : va[j], b = vb[j], c = row == n - 1 ? (T)0 : vc[j], d = vd[j];
+        nonfin += a * (T)0 + b * (T)0 + c * (T)0 + d * (T)0;
+        if (k == 0) {
+          a0 = a;
+          b0 = b;
+          c0 = c;
+          d0 = d;
+        } else if (k < R - 1) {
+          const T r = rcp_<T>(b - a * gmt);
+          gmt = r * c;
+          dlt = r * (d - a * dlt);
+          alt = -r * a * alt;
+          D -= Gc * dlt;
+          A -= Gc * alt;
+          Gc = -Gc * gmt;
+        } else {
+          const T inv = rcp_<T>(b - a * gmt);
+          sL = -a * alt * inv;
+          pL = c * inv;
+          qL = (d - a * dlt) * inv;
+        }
+      }
+    }
+    const T inv = rcp_<T>(b0 - c0 * A);
+    const T sF = a0 * inv, pF = -c0 * Gc * inv;
+    T qF = (d0 - c0 * D) * inv;
+    if (!finite_(nonfin) || (s == 0 && b0 == (T)0)) qF = (T)NAN;
+    const int64_t i0 = 2 * (int64_t)s * nsys + sys, i1 = i0 + nsys;
+    ra[i0] = sF;
+    rc[i0] = pF;
+    rd[i0] = qF;
+    ra[i1] = sL;
+    rc[i1] = pL;
+    rd[i1] = qL;
+  }
+}
+
+/* Chunk rows [row0, row0 + M) of a segment starting at row rbase (the
+ * direct kernel's loads), the neighbours' unknowns uprev = x_{rbase-1} and
+ * unext = x_{rbase+R} folded into d of the segment's first and last rows;
+ * row0 and neff are local to the segment. */
+template <typename T, int M>
+__device__ __forceinline__ void seg_eliminate(const KParams &p, const int64_t *soff, int G, int g,
+                                              int64_t rbase, int64_t row0, int64_t neff, bool hasprev,
+                                              bool hasnext, T uprev, T unext, ChunkState<T, M> &cs) {
+  const T *ptr[4];
+  int64_t st[4];
+  operand_rows<T>(p, soff, G, g, rbase + row0, ptr, st);
+  auto raw = [&](int k, int j) -> T { return k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]]; };
+  const bool first = hasprev && row0 == 0, last = hasnext && row0 + M == neff;
+  auto ld = [&](int k, int j) -> T {
+    T v = raw(k, j);
+    if (k == 3 && j == 0) v = first ? v - raw(0, 0) * uprev : v;
+    if (k == 3 && j == M - 1) v = last ? v - raw(2, M - 1) * unext : v;
+    return v;
+  };
+  if (row0 + M <= neff)
+    chunk_eliminate<T, M, true>(ld, row0, neff, cs);
+  else
+    chunk_eliminate<T, M, false>(ld, row0, neff, cs);
+}
+
+/* Step 3: tile t (reverse order) is segment t mod S of the G systems
+ * (t / S) G...; P chunks of M rows a system, R = P M. */
+template <typename T, int M>
+__global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
+    tridi_thomas_pcr_seg(KParams p, SegParams sp, int logG, int logP) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  const int G = 1 << logG, P = 1 << logP;
+  const int tid = threadIdx.x;
+  int64_t *soff = (int64_t *)smem_raw;
+  T *rs = (T *)(soff + 5 * G);
+  T *rp = rs + (size_t)2 * G * P;
+  T *rq = rp + (size_t)2 * G * P;
+  const int g = tid & (G - 1);
+  const int chunk = tid >> logG;
+  const int64_t n = p.n, nsys = p.nsys;
+  const int S = sp.S, R = sp.R;
+  const int64_t row0 = (int64_t)chunk * M;
+  const T *rx = (const T *)sp.red[2];
+  const uint32_t ntiles = (uint32_t)((nsys + G - 1) / G) * (uint32_t)S;
+
+  for (uint32_t t = blockIdx.x; t < ntiles; t += gridDim.x) {
+    const uint32_t tt = ntiles - 1 - t;
+    const uint32_t gi = fdiv(tt, sp.sdiv);
+    const int seg = (int)(tt - gi * (uint32_t)S);
+    const int64_t sbase = (int64_t)gi * G, sys = sbase + g;
+    tridi_dev_stage_offsets(p, sbase, G, tid, soff);
+    __syncthreads();
+    const int64_t rbase = (int64_t)seg * R;
+    const int64_t nseg = n - rbase < R ? n - rbase : R;
+    /* systems the reduced solve found broken are left to seg_info */
+    const bool active = sys < nsys && sp.redinfo[sys] == 0;
+    const int64_t neff = active ? nseg : 0;
+    const bool hasprev = seg > 0, hasnext = seg < S - 1;
+    T uprev = 0, unext = 0;
+    if (active && hasprev) uprev = rx[(2 * (int64_t)seg - 1) * nsys + sys];
+    if (active && hasnext) unext = rx[(2 * (int64_t)seg + 2) * nsys + sys];
+    ChunkState<T, M> cs;
+    seg_eliminate<T, M>(p, soff, G, g, rbase, row0, neff, hasprev, hasnext, uprev, unext, cs);
+    pcr_reduced<T>(rs, rp, rq, g, G, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
+    const T xF = cs.qF, xL = cs.qL;
+    const T xfin = chunk_xfin<T, M>(cs, row0, neff, xF, xL);
+    if (active && row0 < nseg && (!finite_(cs.nonfin) || !finite_(xfin)))
+      atomicMax(&sp.ovf[sys], clamp_row(rbase + row0) + 1);
+    if (active) direct_store<T, M>(p, soff, G, g, rbase + row0, n, cs, xF, xL);
+    __syncthreads();
+  }
+}
+
+/* Step 4: info of every system.  A system the reduced solve found broken
+ * (a NaN/Inf input, a zero b_0, a breakdown of the segment sweeps or of the
+ * reduced solve) has had no x written, so its inputs are intact (in place
+ * too) for the reference check; otherwise a non-finite x of step 3 gives
+ * -(first row of its chunk + 1). */
+template <typename T>
+__global__ void tridi_seg_info(KParams p, SegParams sp) {
+  for (int64_t s = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; s < p.nsys;
+       s += (int64_t)gridDim.x * blockDim.x) {
+    int32_t code = 0;
+    if (sp.redinfo[s] != 0)
+      code = seq_check<T>(p, s, 0);
+    else if (sp.ovf[s] > 0)
+      code = -sp.ovf[s];
+    p.info[s] = code;
+  }
+}
+
+/* ------------------------------------------------------------------------ */
 /* Streaming kernel: any n.  G = 2^logG systems per block (threads of a warp
  * spread over adjacent systems first), P threads per system, m rows each.
  * Workspace: gridDim.x * G * P * m elements (forward factors of phase 3).   */
@@ -832,7 +1059,7 @@ __global__ void __launch_bounds__(kMaxThreads)
   for (int64_t sbase = (int64_t)blockIdx.x * G; sbase < p.nsys;
        sbase += (int64_t)gridDim.x * G) {
     tridi_dev_stage_offsets(p, sbase, G, tid, soff);
-    if (tid < G) badrow[tid] = -1;
+    if (tid < G) badrow[tid] = badrow[G + tid] = -1;
     __syncthreads();
     const bool active = sbase + g < p.nsys;
     const int64_t row0 = (int64_t)chunk * m;
@@ -924,13 +1151,22 @@ __global__ void __launch_bounds__(kMaxThreads)
       } else {
         u = 0; /* rows past n are identity rows: x = 0, and c_{n-1} = 0 */
       }
+      T ufin = 0; /* NaN when an interior x is not finite */
       for (int64_t k = last - 1; k >= 1; --k) {
         const int64_t row = row0 + k;
         u = X[row * sx] - wsb[((size_t)k * P + chunk) * G + g] * u;
         X[row * sx] = u;
+        ufin += u * (T)0;
       }
       X[row0 * sx] = xF;
+      if (!finite_(ufin)) atomicMax(&badrow[G + g], clamp_row(row0));
     }
+    /* an interior x that overflowed in phase 3 (after info was written,
+     * and in place d is gone): -(first row of the chunk + 1), as the
+     * direct kernel reports it, unless info already holds a code */
+    __syncthreads();
+    if (p.info && chunk == 0 && active && badrow[G + g] >= 0 && p.info[sbase + g] == 0)
+      p.info[sbase + g] = -(badrow[G + g] + 1);
     __syncthreads();
   }
 }
@@ -1220,7 +1456,25 @@ __global__ void tridi_fill_info_zero(int32_t *info, int64_t nsys) {
 /* Host side: plan-time choice and launch                                    */
 /* ------------------------------------------------------------------------ */
 
-enum KernelKind { K_EMPTY = 0, K_STAGED = 1, K_STREAM = 2, K_DIRECT = 3, K_CLUSTER = 4 };
+enum KernelKind { K_EMPTY = 0, K_STAGED = 1, K_STREAM = 2, K_DIRECT = 3, K_CLUSTER = 4, K_SEG = 5 };
+
+/* A launch of the direct kernel, or of a kernel of the same shape */
+struct DirectCfg {
+  const void *func;
+  unsigned grid;
+  int threads, logG, logP;
+  size_t smem;
+};
+
+/* The segmented solve: seg_reduce, the direct kernel on the reduced
+ * systems, the segment tiles, seg_info; workspace offsets in bytes */
+struct SegCfg {
+  DirectCfg reduce, red, tiles;
+  const void *info_func;
+  int R, S;
+  int64_t nred; /* 2 S */
+  size_t off_red[3], off_one, off_redinfo, off_ovf;
+};
 
 struct CudaPlan {
   KernelKind kind;
@@ -1240,6 +1494,7 @@ struct CudaPlan {
   const void *func_vec; /* staged 16-byte variant (plain or pipelined), or NULL */
   size_t smem_vec;
   unsigned grid_vec;
+  SegCfg seg; /* K_SEG */
 };
 
 int ilog2(int64_t v) {
@@ -1295,6 +1550,119 @@ const void *pick_staged(int M, int variant, bool l1 = false) {
 template <typename T>
 const void *pick_direct(int M) {
   return by_m<T>(M, [](auto m) { return (const void *)tridi_thomas_pcr_direct<T, decltype(m)::value>; });
+}
+
+template <typename T>
+const void *pick_seg(int M) {
+  return by_m<T>(M, [](auto m) { return (const void *)tridi_thomas_pcr_seg<T, decltype(m)::value>; });
+}
+
+/* Direct-kernel shape for systems of n rows, M rows a thread: P = n / M
+ * chunks (a power of two), G adjacent systems (128 bytes a row when P
+ * allows, G P <= cap threads).  False when no block of <= 512 threads holds
+ * one system. */
+bool direct_shape(DirectCfg *dc, int64_t n, int64_t nsys, int M, int cap, size_t es) {
+  const int64_t P = 1ll << ilog2((n + M - 1) / M);
+  const int64_t c = cap > 0 && cap <= kTileThreads ? cap : kTileThreads;
+  int64_t G = 128 / (int64_t)es;
+  while (G > 1 && G * P > c) G >>= 1;
+  if (G > nsys) G = 1ll << ilog2(nsys);
+  if (G * P > kTileThreads) return false;
+  dc->logG = ilog2(G);
+  dc->logP = ilog2(P);
+  dc->threads = (int)(G * P);
+  dc->smem = (size_t)G * (5 * 8 + 8) + es * (size_t)6 * G * P;
+  const int64_t blocks = (nsys + G - 1) / G;
+  dc->grid = (unsigned)(blocks < 0x7fffffffll ? blocks : 0x7fffffffll);
+  return true;
+}
+
+#ifdef TRIDI_CUDA_TUNING
+/* A tuning-table row made from environment overrides (measurement builds) */
+tridi_cuda_tile tuning_row(tridi_cuda_family fam, tridi_dtype dt, int64_t n, int m, int threads, int pipe,
+                           int gbytes, int rows) {
+  tridi_cuda_tile t;
+  t.family = fam;
+  t.dtype = dt;
+  t.max_n = n;
+  t.m = m;
+  t.threads = threads;
+  t.pipe = pipe;
+  t.gbytes = gbytes;
+  t.rows = rows;
+  return t;
+}
+#endif
+
+/* First row of family fam for this dtype and n (NULL: none) */
+const tridi_cuda_tile *find_tile(tridi_cuda_family fam, tridi_dtype dt, int64_t n) {
+  for (int i = 0; i < tridi_cuda_ntiles; ++i)
+    if (tridi_cuda_tiles[i].family == fam && tridi_cuda_tiles[i].dtype == dt && n <= tridi_cuda_tiles[i].max_n)
+      return &tridi_cuda_tiles[i];
+  return NULL;
+}
+
+/* The segmented solve for a system-adjacent layout (see tridi_seg_reduce):
+ * segments of R = rows (doubled until the 2 S reduced rows fit a direct-kernel
+ * row of the table), tiles of M rows a thread.  Sets the workspace size. */
+bool plan_seg(CudaPlan *cp, struct tridi_plan_s *plan, const tridi_cuda_tile *st, const char *tn) {
+  const tridi_layout *L = &plan->lay;
+  const bool f64 = plan->dtype == TRIDI_F64;
+  const size_t es = plan->esize;
+  const int64_t n = L->n, nsys = L->nsys;
+  const int M = st->m;
+  int64_t R = st->rows;
+  if (R < 2 * M || R % M || R % 8) return false;
+  const tridi_cuda_tile *rt = NULL;
+  for (;; R *= 2) {
+    if (R > 512 || R * 2 > n) return false;
+    rt = find_tile(TRIDI_CUDA_DIRECT, plan->dtype, 2 * ((n + R - 1) / R));
+    if (rt) break;
+  }
+  SegCfg *sg = &cp->seg;
+  sg->R = (int)R;
+  sg->S = (int)((n + R - 1) / R);
+  sg->nred = 2ll * sg->S;
+  /* segment tiles */
+  if (!direct_shape(&sg->tiles, R, nsys, M, st->threads, es)) return false;
+  if ((int64_t)sg->tiles.threads != (int64_t)(1 << sg->tiles.logG) * (R / M)) return false;
+  const int64_t ntiles = (nsys + (1 << sg->tiles.logG) - 1) / (1 << sg->tiles.logG) * sg->S;
+  if (ntiles >= (1ll << 31)) return false;
+  sg->tiles.func = f64 ? pick_seg<double>(M) : pick_seg<float>(M);
+  sg->tiles.grid = (unsigned)(ntiles < 0x7fffffffll ? ntiles : 0x7fffffffll);
+  /* reduced systems */
+  if (!direct_shape(&sg->red, sg->nred, nsys, rt->m, rt->threads, es)) return false;
+  sg->red.func = f64 ? pick_direct<double>(rt->m) : pick_direct<float>(rt->m);
+  /* segment reduction: 128 bytes of adjacent systems, 256 threads */
+  int64_t Ga = 128 / (int64_t)es;
+  if (Ga > nsys) Ga = 1ll << ilog2(nsys);
+  const int64_t Qa = 256 / Ga;
+  sg->reduce.func = f64 ? (const void *)tridi_seg_reduce<double> : (const void *)tridi_seg_reduce<float>;
+  sg->reduce.logG = ilog2(Ga);
+  sg->reduce.logP = ilog2(Qa);
+  sg->reduce.threads = (int)(Ga * Qa);
+  sg->reduce.smem = (size_t)Ga * 5 * 8;
+  const int64_t ta = (nsys + Ga - 1) / Ga * ((sg->S + Qa - 1) / Qa);
+  sg->reduce.grid = (unsigned)(ta < 0x7fffffffll ? ta : 0x7fffffffll);
+  sg->info_func = f64 ? (const void *)tridi_seg_info<double> : (const void *)tridi_seg_info<float>;
+  if (!sg->tiles.func || !sg->red.func) return false;
+  /* workspace: reduced a, c, d; the 1; reduced info; overflow rows */
+  auto up = [](size_t b) { return (b + 255) / 256 * 256; };
+  const size_t rbytes = up((size_t)sg->nred * nsys * es);
+  size_t off = 0;
+  for (int k = 0; k < 3; ++k, off += rbytes) sg->off_red[k] = off;
+  sg->off_one = off;
+  off += 256;
+  sg->off_redinfo = off;
+  off += up((size_t)nsys * 4);
+  sg->off_ovf = off;
+  off += up((size_t)nsys * 4);
+  cp->kind = K_SEG;
+  cp->m_tile = M;
+  plan->ws_bytes = off;
+  snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_seg_r%d_m%d_g%d_p%d+red_m%d_p%d_%s",
+           sg->R, M, 1 << sg->tiles.logG, 1 << sg->tiles.logP, rt->m, 1 << sg->red.logP, tn);
+  return true;
 }
 
 /* Whether the cluster kernel has a UNIT variant for chunks of M elements of
@@ -1479,13 +1847,8 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
     const char *em = getenv("TRIDI_CUDA_M"), *et = getenv("TRIDI_CUDA_THREADS"),
                *ep = getenv("TRIDI_CUDA_PIPE");
     if (em && *em) {
-      forced.family = fam;
-      forced.dtype = plan->dtype;
-      forced.max_n = n;
-      forced.m = atoi(em);
-      forced.threads = et && *et ? atoi(et) : (tile ? tile->threads : 128);
-      forced.pipe = ep && *ep ? atoi(ep) : 0;
-      forced.gbytes = 0;
+      forced = tuning_row(fam, plan->dtype, n, atoi(em), et && *et ? atoi(et) : (tile ? tile->threads : 128),
+                          ep && *ep ? atoi(ep) : 0, 0, 0);
       tile = forced.m > 0 ? &forced : NULL;
     }
   }
@@ -1522,19 +1885,33 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
     const char *ec = getenv("TRIDI_CUDA_CLUSTER");
     int a = 0, b = 0, c = 0, d = 0;
     if (ec && *ec && sscanf(ec, "%d,%d,%d,%d", &a, &b, &c, &d) == 4) {
-      cforced.family = cfam;
-      cforced.dtype = plan->dtype;
-      cforced.max_n = n;
-      cforced.m = d;
-      cforced.threads = a;
-      cforced.pipe = 0;
-      cforced.gbytes = b;
+      cforced = tuning_row(cfam, plan->dtype, n, d, a, 0, b, 0);
       ctile = &cforced;
       cl_kmax = c;
       if (c >= 2) tile = NULL;
     }
   }
 #endif
+  if (sysmajor && n > 1) {
+    /* segmented solve: long systems of system-adjacent layouts */
+    const tridi_cuda_tile *st = find_tile(TRIDI_CUDA_SEG, plan->dtype, n);
+#ifdef TRIDI_CUDA_TUNING
+    /* TRIDI_CUDA_SEG="M,R,min_n,threads" (min_n 0: never) */
+    tridi_cuda_tile sforced;
+    {
+      const char *es_ = getenv("TRIDI_CUDA_SEG");
+      int a = 0, b = 0, c = 0, d = 0;
+      if (es_ && *es_) {
+        st = NULL;
+        if (sscanf(es_, "%d,%d,%d,%d", &a, &b, &c, &d) == 4 && c > 0) {
+          sforced = tuning_row(TRIDI_CUDA_SEG, plan->dtype, n, a, d, c, 0, b);
+          st = &sforced;
+        }
+      }
+    }
+#endif
+    if (st && n >= st->pipe && plan_seg(cp, plan, st, tn)) return TRIDI_SUCCESS;
+  }
   if (tile && sysmajor) {
     /* direct kernel: G adjacent systems across the warp (128 bytes a row
      * when P allows; fewer share sectors with the neighbouring blocks, whose
@@ -1749,6 +2126,55 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_execute(const struct tridi_plan_s 
     int logG = cp->logG, logP = cp->logP;
     void *argv[] = {&kp, &logG, &logP};
     e = cudaLaunchKernel(cp->func, dim3(cp->grid), dim3(cp->threads), argv, cp->smem, stream);
+  } else if (cp->kind == K_SEG) {
+    const SegCfg &sg = cp->seg;
+    unsigned char *ws = (unsigned char *)args->ws;
+    SegParams sp;
+    for (int k = 0; k < 3; ++k) sp.red[k] = ws + sg.off_red[k];
+    sp.one = ws + sg.off_one;
+    sp.redinfo = (int32_t *)(ws + sg.off_redinfo);
+    sp.ovf = (int32_t *)(ws + sg.off_ovf);
+    sp.R = sg.R;
+    sp.S = sg.S;
+    sp.sdiv = make_fastdiv((uint32_t)sg.S);
+    /* the reduced systems: interleaved in the workspace, unit diagonal
+     * broadcast, solved in place */
+    KParams kr;
+    memset(&kr, 0, sizeof kr);
+    const int rop[TRIDI_NUM_OPERANDS] = {0, -1, 1, 2, 2};
+    for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
+      kr.op[k] = rop[k] < 0 ? sp.one : sp.red[rop[k]];
+      kr.as[k] = rop[k] < 0 ? 0 : L->nsys;
+      kr.bstride[k][0] = rop[k] < 0 ? 0 : 1;
+    }
+    kr.bext[0] = L->nsys;
+    kr.nbatch = 1;
+    kr.info = sp.redinfo;
+    kr.n = sg.nred;
+    kr.nsys = L->nsys;
+    {
+      int lg = sg.reduce.logG, lq = sg.reduce.logP;
+      void *argv[] = {&kp, &sp, &lg, &lq};
+      e = cudaLaunchKernel(sg.reduce.func, dim3(sg.reduce.grid), dim3(sg.reduce.threads), argv, sg.reduce.smem,
+                           stream);
+    }
+    if (e == cudaSuccess) {
+      int lg = sg.red.logG, lp = sg.red.logP;
+      void *argv[] = {&kr, &lg, &lp};
+      e = cudaLaunchKernel(sg.red.func, dim3(sg.red.grid), dim3(sg.red.threads), argv, sg.red.smem, stream);
+    }
+    if (e == cudaSuccess) {
+      int lg = sg.tiles.logG, lp = sg.tiles.logP;
+      void *argv[] = {&kp, &sp, &lg, &lp};
+      e = cudaLaunchKernel(sg.tiles.func, dim3(sg.tiles.grid), dim3(sg.tiles.threads), argv, sg.tiles.smem,
+                           stream);
+    }
+    if (e == cudaSuccess && args->info) {
+      const int64_t blocks64 = (L->nsys + 255) / 256;
+      void *argv[] = {&kp, &sp};
+      e = cudaLaunchKernel(sg.info_func, dim3((unsigned)(blocks64 < 65535 ? blocks64 : 65535)), dim3(256), argv,
+                           0, stream);
+    }
   } else if (cp->kind == K_CLUSTER) {
     int logG = cp->logG, logP = cp->logP, K = cp->K;
     void *argv[] = {&kp, &logG, &logP, &K};

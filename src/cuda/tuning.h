@@ -11,6 +11,10 @@
  *    middle axes of N-d arrays): loads straight to registers, G = 128 bytes of
  *    adjacent systems when P allows; `threads` caps the block (0: 512; smaller
  *    blocks mean narrower rows, measured slower);
+ *  - segmented solve (system-adjacent layouts, n from the row's min_n =
+ *    `pipe` on): segments of `rows` rows reduced to two rows each, the
+ *    reduced systems solved by the direct kernel, then every segment solved
+ *    by a direct-kernel tile of M rows a thread (G P <= `threads`);
  *  - cluster kernel (any layout, n past the single-block rows): a tile is cut
  *    into K <= 16 row blocks of one thread-block cluster (sm_90), joined
  *    through distributed shared memory; `threads` per block, `gbytes` the
@@ -29,7 +33,8 @@ typedef enum tridi_cuda_family {
   TRIDI_CUDA_STAGED = 0,
   TRIDI_CUDA_DIRECT = 1,
   TRIDI_CUDA_CLUSTER_ADJ = 2, /* cluster kernel, system-adjacent layouts */
-  TRIDI_CUDA_CLUSTER_ROW = 3  /* cluster kernel, other layouts */
+  TRIDI_CUDA_CLUSTER_ROW = 3, /* cluster kernel, other layouts */
+  TRIDI_CUDA_SEG = 4          /* segmented solve, system-adjacent layouts */
 } tridi_cuda_family;
 
 typedef struct tridi_cuda_tile {
@@ -39,8 +44,11 @@ typedef struct tridi_cuda_tile {
   int m;           /* rows per thread (compiled: 4, 8, 16; 32 for f32) */
   int threads;     /* staged: target threads per block (<= 512); cluster: threads per block */
   int pipe;        /* staged: 1 = double-buffered persistent variant when it fits
-                      (measured slower on the H200 so far: off everywhere) */
+                      (measured slower on the H200 so far: off everywhere);
+                      segmented: the smallest n the row takes */
   int gbytes;      /* cluster, system-adjacent: bytes of adjacent systems a row */
+  int rows;        /* segmented: rows a segment (R = P M; doubled while the
+                      2 n / R reduced rows exceed the direct kernel's rows) */
 } tridi_cuda_tile;
 
 #define TRIDI_CUDA_ANY_N (1ll << 62)
@@ -56,24 +64,33 @@ typedef struct tridi_cuda_tile {
 #define TRIDI_CUDA_PH_MIN_N_F64 1024
 
 static const tridi_cuda_tile tridi_cuda_tiles[] = {
-    /* family, dtype, max_n, M, threads, pipe, gbytes */
-    {TRIDI_CUDA_STAGED, TRIDI_F32, 8192, 16, 64, 0, 0},
-    {TRIDI_CUDA_STAGED, TRIDI_F64, 1024, 8, 64, 0, 0},
-    {TRIDI_CUDA_STAGED, TRIDI_F64, 4096, 16, 64, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F32, 64, 16, 0, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F32, 256, 8, 0, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F32, 512, 16, 0, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F32, 2048, 32, 0, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F64, 32, 4, 0, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F64, 64, 8, 0, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F64, 1024, 16, 0, 0, 0},
-    {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F32, 4096, 32, 256, 0, 64},
-    {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F32, TRIDI_CUDA_ANY_N, 32, 512, 0, 32},
-    {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F64, 2048, 16, 128, 0, 64},
-    {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F64, 4096, 16, 256, 0, 64},
-    {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F64, TRIDI_CUDA_ANY_N, 16, 512, 0, 64},
-    {TRIDI_CUDA_CLUSTER_ROW, TRIDI_F32, TRIDI_CUDA_ANY_N, 16, 128, 0, 0},
-    {TRIDI_CUDA_CLUSTER_ROW, TRIDI_F64, TRIDI_CUDA_ANY_N, 8, 128, 0, 0},
+    /* family, dtype, max_n, M, threads, pipe, gbytes, rows */
+    {TRIDI_CUDA_STAGED, TRIDI_F32, 8192, 16, 64, 0, 0, 0},
+    {TRIDI_CUDA_STAGED, TRIDI_F64, 1024, 8, 64, 0, 0, 0},
+    {TRIDI_CUDA_STAGED, TRIDI_F64, 4096, 16, 64, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F32, 64, 16, 0, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F32, 256, 8, 0, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F32, 512, 16, 0, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F32, 2048, 32, 0, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F64, 32, 4, 0, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F64, 64, 8, 0, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F64, 1024, 16, 0, 0, 0, 0},
+    {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F32, 4096, 32, 256, 0, 64, 0},
+    {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F32, TRIDI_CUDA_ANY_N, 32, 512, 0, 32, 0},
+    {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F64, 2048, 16, 128, 0, 64, 0},
+    {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F64, 4096, 16, 256, 0, 64, 0},
+    {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F64, TRIDI_CUDA_ANY_N, 16, 512, 0, 64, 0},
+    /* segmented solve (H100, session 5, docs/perf-log.md CUDA v21; % of copy,
+     * segmented against the direct / cluster kernels): f32 interleaved
+     * n = 2048/4096/8192/16384 42.6/44.4/43.9/40.6 against 42.6/41.6/37.8/32.5,
+     * mid3d 50.4/49.3/48.6/48.6 against 51.1/47.0/39.8/37.1; f64 interleaved
+     * 4096/8192/16384 45.8/44.3/40.7 against 54.1/46.2/37.7, mid3d
+     * 49.8/50.1/49.7 against 58.7/51.7/44.8.  Of M = 8, 16 and R = 16...128
+     * (f32) and M = 4, 8, R = 16...128 (f64), these were best at every n. */
+    {TRIDI_CUDA_SEG, TRIDI_F32, TRIDI_CUDA_ANY_N, 16, 128, 2049, 0, 64},
+    {TRIDI_CUDA_SEG, TRIDI_F64, TRIDI_CUDA_ANY_N, 8, 128, 8193, 0, 64},
+    {TRIDI_CUDA_CLUSTER_ROW, TRIDI_F32, TRIDI_CUDA_ANY_N, 16, 128, 0, 0, 0},
+    {TRIDI_CUDA_CLUSTER_ROW, TRIDI_F64, TRIDI_CUDA_ANY_N, 8, 128, 0, 0, 0},
 };
 static const int tridi_cuda_ntiles = (int)(sizeof tridi_cuda_tiles / sizeof tridi_cuda_tiles[0]);
 

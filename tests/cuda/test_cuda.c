@@ -171,8 +171,8 @@ typedef enum { L_CONTIG, L_INTERLEAVED, L_MIDDLE, L_PADDED, L_NEGATIVE, L_RANDOM
 static const char *lay_name[] = {"contiguous", "interleaved", "middle", "padded",
                                  "negative",   "random",      "bcast",  "inplace"};
 
-static void make_layout(tt_layout *L, lay_kind k, tridi_dtype dt, int64_t n, tt_rng *r) {
-  const int64_t b = batch_for(n);
+/* layout k of b systems of n rows */
+static void make_layout_b(tt_layout *L, lay_kind k, tridi_dtype dt, int64_t n, int64_t b, tt_rng *r) {
   switch (k) {
     case L_CONTIG:
     case L_INPLACE: {
@@ -228,6 +228,10 @@ static void make_layout(tt_layout *L, lay_kind k, tridi_dtype dt, int64_t n, tt_
       break;
     }
   }
+}
+
+static void make_layout(tt_layout *L, lay_kind k, tridi_dtype dt, int64_t n, tt_rng *r) {
+  make_layout_b(L, k, dt, n, batch_for(n), r);
 }
 
 static void layouts_for(lay_kind k, int max_n_index) {
@@ -309,7 +313,9 @@ static void breakdown_case(lay_kind k, tridi_dtype dt, int64_t n) {
   tt_rng r;
   tt_rng_init(&r, tt_case_seed("breakdown", (uint64_t)n));
   tt_layout L;
-  make_layout(&L, k, dt, n, &r);
+  /* at least 8 systems: the seven special ones below and a clean one */
+  const int64_t b = batch_for(n);
+  make_layout_b(&L, k, dt, n, b < 8 ? 8 : b, &r);
   tt_problem P;
   if (tt_problem_init(&P, &L, tt_case_seed("breakdown-data", (uint64_t)(n + k)), NULL)) return;
   const double nan = (double)NAN, inf = (double)INFINITY;
@@ -364,7 +370,9 @@ static void breakdown_case(lay_kind k, tridi_dtype dt, int64_t n) {
 static void test_breakdown(void **s) {
   (void)s;
   SKIP_WITHOUT_GPU();
-  const int64_t ns[] = {1, 2, 3, 17, 64, 100, 1000, 4097, 9000};
+  /* 4097, 9000: segmented solve (interleaved) and cluster kernel (contig);
+   * 70000: segmented solve with longer segments, and the streaming kernel */
+  const int64_t ns[] = {1, 2, 3, 17, 64, 100, 1000, 4097, 9000, 70000};
   for (int t = 0; t < 2; ++t)
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; ++i) {
       if (ns[i] > g_maxn) continue;
