@@ -1558,13 +1558,13 @@ const void *pick_seg(int M) {
 }
 
 /* Direct-kernel shape for systems of n rows, M rows a thread: P = n / M
- * chunks (a power of two), G adjacent systems (128 bytes a row when P
- * allows, G P <= cap threads).  False when no block of <= 512 threads holds
+ * chunks (a power of two), G adjacent systems (gbytes a row when P allows,
+ * G P <= cap threads).  False when no block of <= 512 threads holds
  * one system. */
-bool direct_shape(DirectCfg *dc, int64_t n, int64_t nsys, int M, int cap, size_t es) {
+bool direct_shape(DirectCfg *dc, int64_t n, int64_t nsys, int M, int cap, size_t es, int gbytes = 128) {
   const int64_t P = 1ll << ilog2((n + M - 1) / M);
   const int64_t c = cap > 0 && cap <= kTileThreads ? cap : kTileThreads;
-  int64_t G = 128 / (int64_t)es;
+  int64_t G = gbytes / (int64_t)es;
   while (G > 1 && G * P > c) G >>= 1;
   if (G > nsys) G = 1ll << ilog2(nsys);
   if (G * P > kTileThreads) return false;
@@ -1624,7 +1624,7 @@ bool plan_seg(CudaPlan *cp, struct tridi_plan_s *plan, const tridi_cuda_tile *st
   sg->S = (int)((n + R - 1) / R);
   sg->nred = 2ll * sg->S;
   /* segment tiles */
-  if (!direct_shape(&sg->tiles, R, nsys, M, st->threads, es)) return false;
+  if (!direct_shape(&sg->tiles, R, nsys, M, st->threads, es, 512)) return false;
   if ((int64_t)sg->tiles.threads != (int64_t)(1 << sg->tiles.logG) * (R / M)) return false;
   const int64_t ntiles = (nsys + (1 << sg->tiles.logG) - 1) / (1 << sg->tiles.logG) * sg->S;
   if (ntiles >= (1ll << 31)) return false;
@@ -1633,8 +1633,10 @@ bool plan_seg(CudaPlan *cp, struct tridi_plan_s *plan, const tridi_cuda_tile *st
   /* reduced systems */
   if (!direct_shape(&sg->red, sg->nred, nsys, rt->m, rt->threads, es)) return false;
   sg->red.func = f64 ? pick_direct<double>(rt->m) : pick_direct<float>(rt->m);
-  /* segment reduction: 128 bytes of adjacent systems, 256 threads */
-  int64_t Ga = 128 / (int64_t)es;
+  /* segment reduction: gbytes (default 128) of adjacent systems, 256 threads */
+  int64_t Ga = (st->gbytes > 0 ? st->gbytes : 128) / (int64_t)es;
+  if (Ga > 256) Ga = 256;
+  if (Ga < 1) Ga = 1;
   if (Ga > nsys) Ga = 1ll << ilog2(nsys);
   const int64_t Qa = 256 / Ga;
   sg->reduce.func = f64 ? (const void *)tridi_seg_reduce<double> : (const void *)tridi_seg_reduce<float>;
@@ -1896,15 +1898,15 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
     /* segmented solve: long systems of system-adjacent layouts */
     const tridi_cuda_tile *st = find_tile(TRIDI_CUDA_SEG, plan->dtype, n);
 #ifdef TRIDI_CUDA_TUNING
-    /* TRIDI_CUDA_SEG="M,R,min_n,threads" (min_n 0: never) */
+    /* TRIDI_CUDA_SEG="M,R,min_n,threads[,gbytes]" (min_n 0: never) */
     tridi_cuda_tile sforced;
     {
       const char *es_ = getenv("TRIDI_CUDA_SEG");
-      int a = 0, b = 0, c = 0, d = 0;
+      int a = 0, b = 0, c = 0, d = 0, gb = 0;
       if (es_ && *es_) {
         st = NULL;
-        if (sscanf(es_, "%d,%d,%d,%d", &a, &b, &c, &d) == 4 && c > 0) {
-          sforced = tuning_row(TRIDI_CUDA_SEG, plan->dtype, n, a, d, c, 0, b);
+        if (sscanf(es_, "%d,%d,%d,%d,%d", &a, &b, &c, &d, &gb) >= 4 && c > 0) {
+          sforced = tuning_row(TRIDI_CUDA_SEG, plan->dtype, n, a, d, c, gb, b);
           st = &sforced;
         }
       }

@@ -14,7 +14,9 @@
  *  - segmented solve (system-adjacent layouts, n from the row's min_n =
  *    `pipe` on): segments of `rows` rows reduced to two rows each, the
  *    reduced systems solved by the direct kernel, then every segment solved
- *    by a direct-kernel tile of M rows a thread (G P <= `threads`);
+ *    by a direct-kernel tile of M rows a thread (G P <= `threads`, at most
+ *    512 bytes of adjacent systems a row); `gbytes`: bytes of adjacent
+ *    systems a row of the reduction kernel (0: 128);
  *  - cluster kernel (any layout, n past the single-block rows): a tile is cut
  *    into K <= 16 row blocks of one thread-block cluster (sm_90), joined
  *    through distributed shared memory; `threads` per block, `gbytes` the
