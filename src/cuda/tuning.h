@@ -70,12 +70,16 @@ static const tridi_cuda_tile tridi_cuda_tiles[] = {
     {TRIDI_CUDA_STAGED, TRIDI_F32, 8192, 16, 64, 0, 0, 0},
     {TRIDI_CUDA_STAGED, TRIDI_F64, 1024, 8, 64, 0, 0, 0},
     {TRIDI_CUDA_STAGED, TRIDI_F64, 4096, 16, 64, 0, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F32, 64, 16, 0, 0, 0, 0},
+    /* direct, session 5 (H100, `scripts/gpu.sh tune`, interleaved / mid3d % of
+     * copy): f32 n = 128 M 16 82/78 against M 8 78/75 (H200, session 3: a
+     * tie); f64 n = 128 M 8 85/85 against M 16 69/80, n = 256 74/77 against
+     * 71/76 (H200 at 128: 61/72 against 65/70) */
+    {TRIDI_CUDA_DIRECT, TRIDI_F32, 128, 16, 0, 0, 0, 0},
     {TRIDI_CUDA_DIRECT, TRIDI_F32, 256, 8, 0, 0, 0, 0},
     {TRIDI_CUDA_DIRECT, TRIDI_F32, 512, 16, 0, 0, 0, 0},
     {TRIDI_CUDA_DIRECT, TRIDI_F32, 2048, 32, 0, 0, 0, 0},
     {TRIDI_CUDA_DIRECT, TRIDI_F64, 32, 4, 0, 0, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F64, 64, 8, 0, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F64, 256, 8, 0, 0, 0, 0},
     {TRIDI_CUDA_DIRECT, TRIDI_F64, 1024, 16, 0, 0, 0, 0},
     {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F32, 4096, 32, 256, 0, 64, 0},
     {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F32, TRIDI_CUDA_ANY_N, 32, 512, 0, 32, 0},
