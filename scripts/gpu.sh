@@ -90,10 +90,10 @@ if has sanitize; then
     say "compute-sanitizer $tool ($(stamp))"
     log=$OUT/sanitize.log
     for filt in test_contiguous test_interleaved test_middle test_padded test_inplace test_bcast \
-                test_breakdown test_many test_graph_capture test_two_streams test_empty test_bad_args; do
+                test_breakdown test_many test_graph_capture test_two_streams test_workspace test_empty test_bad_args; do
       maxn=700
       [ "$tool" = racecheck ] && maxn=300
-      case $filt in test_breakdown|test_graph_capture|test_two_streams|test_many) maxn=100000 ;; esac
+      case $filt in test_breakdown|test_graph_capture|test_two_streams|test_workspace|test_many) maxn=100000 ;; esac
       extra=()
       [ "$tool" = racecheck ] && extra=(--racecheck-report all)
       TRIDI_TEST_CUDA_MAXN=$maxn timeout 300 "$CS" --tool "$tool" --error-exitcode 99 \

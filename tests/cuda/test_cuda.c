@@ -459,14 +459,19 @@ static void test_bad_args(void **s) {
 static void test_graph_capture(void **s) {
   (void)s;
   SKIP_WITHOUT_GPU();
-  /* staged f32 / f64, the cluster kernel (launched with a cluster attribute)
-   * and the streaming kernel */
-  const int64_t ns[4] = {64, 1500, 9000, 70000};
-  for (int k = 0; k < 4; ++k) {
+  /* staged f32 / f64, the cluster kernel (launched with a cluster attribute),
+   * the streaming kernel, and the segmented solve (four launches, interleaved) */
+  const int64_t ns[5] = {64, 1500, 9000, 70000, 5000};
+  for (int k = 0; k < 5; ++k) {
     if (ns[k] > g_maxn) continue;
     tt_layout L;
-    const int64_t sh[2] = {batch_for(ns[k]), ns[k]};
-    tt_layout_packed(&L, "graph", k == 1 ? TRIDI_F64 : TRIDI_F32, 2, sh, 1);
+    if (k == 4) {
+      const int64_t sh[2] = {ns[k], 40};
+      tt_layout_packed(&L, "graph", TRIDI_F32, 2, sh, 0);
+    } else {
+      const int64_t sh[2] = {batch_for(ns[k]), ns[k]};
+      tt_layout_packed(&L, "graph", k == 1 ? TRIDI_F64 : TRIDI_F32, 2, sh, 1);
+    }
     tt_problem P;
     if (tt_problem_init(&P, &L, tt_case_seed("graph", (uint64_t)k), NULL)) continue;
     const tridi_options o = cuda_opts();
@@ -499,6 +504,67 @@ static void test_graph_capture(void **s) {
     tridi_plan_destroy(plan);
     tt_problem_free(&P);
   }
+  tt_assert_no_failures();
+}
+
+/* Caller workspace: a plan that needs one (the segmented solve of long
+ * interleaved systems) run by tridi_execute_ws on two streams at once, each
+ * with its own workspace, one of them without info; the workspace errors. */
+static void test_workspace(void **s) {
+  (void)s;
+  SKIP_WITHOUT_GPU();
+  if (g_maxn < 5000) return;
+  tt_layout L;
+  const int64_t sh[2] = {5000, 40};
+  tt_layout_packed(&L, "workspace", TRIDI_F32, 2, sh, 0);
+  tt_problem P;
+  assert_int_equal(tt_problem_init(&P, &L, tt_case_seed("workspace", 0), NULL), 0);
+  const tridi_options o = cuda_opts();
+  tridi_plan plan = NULL;
+  assert_int_equal(tt_problem_plan(&P, &o, &plan), TRIDI_SUCCESS);
+  size_t wsb = 0;
+  assert_int_equal(tridi_plan_workspace_size(plan, &wsb), TRIDI_SUCCESS);
+  /* f32 interleaved n = 5000 takes the segmented solve (src/cuda/tuning.h);
+   * should the table change, this case must still be one with workspace */
+  if (!wsb) tt_fail("workspace: the plan needs no workspace, so tridi_execute_ws goes untested");
+  dev_problem D[2];
+  cudaStream_t st[2];
+  void *ws[2] = {NULL, NULL};
+  for (int k = 0; k < 2; ++k) {
+    dev_upload(&P, &D[k]);
+    CUDA_OK(cudaStreamCreateWithFlags(&st[k], cudaStreamNonBlocking));
+    if (wsb) CUDA_OK(cudaMalloc(&ws[k], wsb));
+  }
+  if (wsb) {
+    assert_int_equal(tridi_execute_ws(plan, dev_ptr(&P, &D[0], TT_A), dev_ptr(&P, &D[0], TT_B),
+                                      dev_ptr(&P, &D[0], TT_C), dev_ptr(&P, &D[0], TT_D),
+                                      dev_ptr(&P, &D[0], TT_X), dev_info(&D[0]), st[0], NULL, wsb),
+                     TRIDI_ERR_WORKSPACE);
+    assert_int_equal(tridi_execute_ws(plan, dev_ptr(&P, &D[0], TT_A), dev_ptr(&P, &D[0], TT_B),
+                                      dev_ptr(&P, &D[0], TT_C), dev_ptr(&P, &D[0], TT_D),
+                                      dev_ptr(&P, &D[0], TT_X), dev_info(&D[0]), st[0], ws[0], wsb - 1),
+                     TRIDI_ERR_WORKSPACE);
+  }
+  for (int rep = 0; rep < 3; ++rep)
+    for (int k = 0; k < 2; ++k)
+      assert_int_equal(tridi_execute_ws(plan, dev_ptr(&P, &D[k], TT_A), dev_ptr(&P, &D[k], TT_B),
+                                        dev_ptr(&P, &D[k], TT_C), dev_ptr(&P, &D[k], TT_D),
+                                        dev_ptr(&P, &D[k], TT_X), k ? NULL : dev_info(&D[k]), st[k], ws[k],
+                                        wsb),
+                       TRIDI_SUCCESS);
+  for (int k = 0; k < 2; ++k) {
+    CUDA_OK(cudaStreamSynchronize(st[k]));
+    tt_info I;
+    tt_info_alloc(&I, P.nsys);
+    dev_download(&P, &D[k], &I);
+    tt_problem_check(&P, k ? "workspace, stream 1, no info" : "workspace, stream 0", k ? NULL : I.info);
+    tt_info_free(&I);
+    cudaStreamDestroy(st[k]);
+    if (ws[k]) cudaFree(ws[k]);
+    dev_free(&D[k]);
+  }
+  tridi_plan_destroy(plan);
+  tt_problem_free(&P);
   tt_assert_no_failures();
 }
 
@@ -565,6 +631,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_many),
       cmocka_unit_test(test_empty),      cmocka_unit_test(test_bad_args),
       cmocka_unit_test(test_graph_capture), cmocka_unit_test(test_two_streams),
+      cmocka_unit_test(test_workspace),
   };
   const int rc = TT_RUN_GROUP(tests, argc, argv);
   if (!g_have_gpu) {
