@@ -245,6 +245,37 @@ struct ChunkState {
   bool b0_zero;
 };
 
+/* The modified Thomas sweep over a chunk or segment whose first unknown u_0
+ * is a parameter: after step() of row k, u_k = dlt - alt u_0 - gmt u_{k+1};
+ * last() turns the chunk's last row into its reduced row
+ * sL u_0 + u_last + pL u_next = qL. */
+template <typename T>
+struct FwdSweep {
+  T dlt = 0, alt = -1, gmt = 0; /* u_0 = 0 - (-1) u_0 - 0 u_1 */
+  __device__ __forceinline__ void step(T ak, T bk, T ck, T dk) {
+    const T r = rcp_<T>(bk - ak * gmt);
+    gmt = r * ck;
+    dlt = r * (dk - ak * dlt);
+    alt = -r * ak * alt;
+  }
+  __device__ __forceinline__ void last(T aL, T bL, T cL, T dL, T &sL, T &pL, T &qL) const {
+    const T inv = rcp_<T>(bL - aL * gmt);
+    sL = -aL * alt * inv;
+    pL = cL * inv;
+    qL = (dL - aL * dlt) * inv;
+  }
+};
+
+/* The first row's reduced row sF u_{-1} + u_0 + pF u_last = qF, from row 0
+ * and u_1 = d1 - a1 u_0 - g1 u_last */
+template <typename T>
+__device__ __forceinline__ void first_row(T a0, T b0, T c0, T d0, T d1, T a1, T g1, T &sF, T &pF, T &qF) {
+  const T inv = rcp_<T>(b0 - c0 * a1);
+  sF = a0 * inv;
+  pF = -c0 * g1 * inv;
+  qF = (d0 - c0 * d1) * inv;
+}
+
 /* ld(k, j): operand k (0 a, 1 b, 2 c, 3 d) of chunk row j.  FULL: every row
  * of the chunk is a row of the system (< n), so only a_0 of row 0 and c of
  * row n-1 need masking; otherwise rows >= n are identity rows (not read). */
@@ -262,26 +293,20 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   /* 0 * v is NaN exactly when v is Inf or NaN: an Inf input can otherwise
    * vanish from the hybrid's result (e.g. an infinite b_0) */
   T nonfin = a0 * (T)0 + b0 * (T)0 + c0 * (T)0 + d0 * (T)0;
-  T dlt = 0, alt = -1, gmt = 0; /* u_0 = 0 - (-1) u_0 - 0 u_1 */
+  FwdSweep<T> f;
 #pragma unroll
   for (int k = 1; k < M - 1; ++k) {
     const T ak = get(0, k), bk = get(1, k), ck = get(2, k), dk = get(3, k);
     nonfin += ak * (T)0 + bk * (T)0 + ck * (T)0 + dk * (T)0;
-    const T r = rcp_<T>(bk - ak * gmt);
-    gmt = r * ck;
-    dlt = r * (dk - ak * dlt);
-    alt = -r * ak * alt;
-    c.dl[k] = dlt;
-    c.al[k] = alt;
-    c.gm[k] = gmt;
+    f.step(ak, bk, ck, dk);
+    c.dl[k] = f.dlt;
+    c.al[k] = f.alt;
+    c.gm[k] = f.gmt;
   }
   {
     const T aL = get(0, M - 1), bL = get(1, M - 1), cL = get(2, M - 1), dLv = get(3, M - 1);
     nonfin += aL * (T)0 + bL * (T)0 + cL * (T)0 + dLv * (T)0;
-    const T inv = rcp_<T>(bL - aL * gmt);
-    c.sL = -aL * alt * inv;
-    c.pL = cL * inv;
-    c.qL = (dLv - aL * dlt) * inv;
+    f.last(aL, bL, cL, dLv, c.sL, c.pL, c.qL);
   }
 #pragma unroll
   for (int k = M - 3; k >= 1; --k) {
@@ -292,13 +317,20 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   {
     const T d1 = M > 2 ? c.dl[1] : (T)0, a1 = M > 2 ? c.al[1] : (T)0,
             g1 = M > 2 ? c.gm[1] : (T)-1;
-    const T inv = rcp_<T>(b0 - c0 * a1);
-    c.sF = a0 * inv;
-    c.pF = -c0 * g1 * inv;
-    c.qF = (d0 - c0 * d1) * inv;
+    first_row(a0, b0, c0, d0, d1, a1, g1, c.sF, c.pF, c.qF);
   }
   c.nonfin = nonfin;
   c.b0_zero = b0 == (T)0;
+}
+
+/* chunk_eliminate for rows [row0, row0 + M): the bounds-free variant when
+ * the whole chunk lies below neff */
+template <typename T, int M, typename Load>
+__device__ __forceinline__ void eliminate_chunk(const Load &ld, int64_t row0, int64_t neff, ChunkState<T, M> &cs) {
+  if (row0 + M <= neff)
+    chunk_eliminate<T, M, true>(ld, row0, neff, cs);
+  else
+    chunk_eliminate<T, M, false>(ld, row0, neff, cs);
 }
 
 template <typename T, typename CS>
@@ -590,6 +622,8 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
         return sa[k * kstride + padded<T>(row0 + j)];
     };
     ChunkState<T, M> cs;
+    /* eliminate_chunk's body, written out: through the helper two staged
+     * variants compiled to different code (±16-32 SASS instructions, nvcc 13.0) */
     if (row0 + M <= neff)
       chunk_eliminate<T, M, true>(ld, row0, neff, cs);
     else
@@ -713,10 +747,7 @@ __device__ __forceinline__ void direct_eliminate(const KParams &p, const int64_t
     }
   }
   auto ld = [&](int k, int j) -> T { return k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]]; };
-  if (row0 + M <= neff)
-    chunk_eliminate<T, M, true>(ld, row0, neff, cs);
-  else
-    chunk_eliminate<T, M, false>(ld, row0, neff, cs);
+  eliminate_chunk<T, M>(ld, row0, neff, cs);
 }
 
 /* NaN when an unknown of the chunk (rows < neff) is Inf or NaN */
@@ -880,7 +911,8 @@ __global__ void __launch_bounds__(256) tridi_seg_reduce(KParams p, SegParams sp,
     int64_t st[4];
     operand_rows<T>(p, soff, G, g, r0, ptr, st);
     T a0 = 0, b0 = 1, c0 = 0, d0 = 0, sL = 0, pL = 0, qL = 0;
-    T nonfin = 0, dlt = 0, alt = -1, gmt = 0, D = 0, A = 0, Gc = -1;
+    T nonfin = 0, D = 0, A = 0, Gc = -1;
+    FwdSweep<T> f;
     for (int kb = 0; kb < R; kb += 8) {
       T va[8], vb[8], vc[8], vd[8];
       const bool full = r0 + kb + 8 <= n;
@@ -911,24 +943,17 @@ __global__ void __launch_bounds__(256) tridi_seg_reduce(KParams p, SegParams sp,
           c0 = c;
           d0 = d;
         } else if (k < R - 1) {
-          const T r = rcp_<T>(b - a * gmt);
-          gmt = r * c;
-          dlt = r * (d - a * dlt);
-          alt = -r * a * alt;
-          D -= Gc * dlt;
-          A -= Gc * alt;
-          Gc = -Gc * gmt;
+          f.step(a, b, c, d);
+          D -= Gc * f.dlt;
+          A -= Gc * f.alt;
+          Gc = -Gc * f.gmt;
         } else {
-          const T inv = rcp_<T>(b - a * gmt);
-          sL = -a * alt * inv;
-          pL = c * inv;
-          qL = (d - a * dlt) * inv;
+          f.last(a, b, c, d, sL, pL, qL);
         }
       }
     }
-    const T inv = rcp_<T>(b0 - c0 * A);
-    const T sF = a0 * inv, pF = -c0 * Gc * inv;
-    T qF = (d0 - c0 * D) * inv;
+    T sF, pF, qF;
+    first_row(a0, b0, c0, d0, D, A, Gc, sF, pF, qF);
     if (!finite_(nonfin) || (s == 0 && b0 == (T)0)) qF = (T)NAN;
     const int64_t i0 = 2 * (int64_t)s * nsys + sys, i1 = i0 + nsys;
     ra[i0] = sF;
@@ -959,10 +984,7 @@ __device__ __forceinline__ void seg_eliminate(const KParams &p, const int64_t *s
     if (k == 3 && j == M - 1) v = last ? v - raw(2, M - 1) * unext : v;
     return v;
   };
-  if (row0 + M <= neff)
-    chunk_eliminate<T, M, true>(ld, row0, neff, cs);
-  else
-    chunk_eliminate<T, M, false>(ld, row0, neff, cs);
+  eliminate_chunk<T, M>(ld, row0, neff, cs);
 }
 
 /* Step 3: tile t (reverse order) is segment t mod S of the G systems
@@ -1077,23 +1099,17 @@ __global__ void __launch_bounds__(kMaxThreads)
     T sL, pL, qL;
     T nonfin = 0; /* see the staged kernel */
     {
-      T dlt = 0, alt = -1, gmt = 0;
+      FwdSweep<T> f;
       for (int64_t k = 1; k < m - 1; ++k) {
         const int64_t row = row0 + k;
         const T ak = val(0, row), bk = val(1, row), ck = val(2, row), dk = val(3, row);
         nonfin += ak * (T)0 + bk * (T)0 + ck * (T)0 + dk * (T)0;
-        const T r = rcp_<T>(bk - ak * gmt);
-        gmt = r * ck;
-        dlt = r * (dk - ak * dlt);
-        alt = -r * ak * alt;
+        f.step(ak, bk, ck, dk);
       }
       const int64_t row = row0 + m - 1;
       const T aL = val(0, row), bL = val(1, row), cL = val(2, row), dLv = val(3, row);
       nonfin += aL * (T)0 + bL * (T)0 + cL * (T)0 + dLv * (T)0;
-      const T inv = rcp_<T>(bL - aL * gmt);
-      sL = -aL * alt * inv;
-      pL = cL * inv;
-      qL = (dLv - aL * dlt) * inv;
+      f.last(aL, bL, cL, dLv, sL, pL, qL);
     }
     /* 1b. backward sweep with u_{m-1} as parameter -> reduced row F */
     T sF, pF, qF;
@@ -1472,6 +1488,7 @@ struct SegCfg {
   DirectCfg reduce, red, tiles;
   const void *info_func;
   int R, S;
+  FastDiv sdiv; /* division by S (the tiles' index) */
   int64_t nred; /* 2 S */
   size_t off_red[3], off_one, off_redinfo, off_ovf;
 };
@@ -1623,9 +1640,10 @@ bool plan_seg(CudaPlan *cp, struct tridi_plan_s *plan, const tridi_cuda_tile *st
   sg->R = (int)R;
   sg->S = (int)((n + R - 1) / R);
   sg->nred = 2ll * sg->S;
+  sg->sdiv = make_fastdiv((uint32_t)sg->S);
   /* segment tiles */
   if (!direct_shape(&sg->tiles, R, nsys, M, st->threads, es, 512)) return false;
-  if ((int64_t)sg->tiles.threads != (int64_t)(1 << sg->tiles.logG) * (R / M)) return false;
+  if ((1ll << sg->tiles.logP) != R / M) return false; /* tiles of exactly R rows */
   const int64_t ntiles = (nsys + (1 << sg->tiles.logG) - 1) / (1 << sg->tiles.logG) * sg->S;
   if (ntiles >= (1ll << 31)) return false;
   sg->tiles.func = f64 ? pick_seg<double>(M) : pick_seg<float>(M);
@@ -1832,13 +1850,7 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
 
   /* staged kernel from the tuning table */
   const tridi_cuda_family fam = sysmajor ? TRIDI_CUDA_DIRECT : TRIDI_CUDA_STAGED;
-  const tridi_cuda_tile *tile = NULL;
-  for (int i = 0; i < tridi_cuda_ntiles; ++i)
-    if (tridi_cuda_tiles[i].family == fam && tridi_cuda_tiles[i].dtype == plan->dtype &&
-        n <= tridi_cuda_tiles[i].max_n) {
-      tile = &tridi_cuda_tiles[i];
-      break;
-    }
+  const tridi_cuda_tile *tile = find_tile(fam, plan->dtype, n);
 #ifdef TRIDI_CUDA_TUNING
   /* measurement builds only (CMake TRIDI_CUDA_TUNING=ON): TRIDI_CUDA_M,
    * TRIDI_CUDA_THREADS and TRIDI_CUDA_PIPE override the table;
@@ -1871,13 +1883,7 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
   /* the cluster kernel's row of the table (used when the single-block
    * kernels above do not apply or do not fit) */
   const tridi_cuda_family cfam = sysmajor ? TRIDI_CUDA_CLUSTER_ADJ : TRIDI_CUDA_CLUSTER_ROW;
-  const tridi_cuda_tile *ctile = NULL;
-  for (int i = 0; i < tridi_cuda_ntiles; ++i)
-    if (tridi_cuda_tiles[i].family == cfam && tridi_cuda_tiles[i].dtype == plan->dtype &&
-        n <= tridi_cuda_tiles[i].max_n) {
-      ctile = &tridi_cuda_tiles[i];
-      break;
-    }
+  const tridi_cuda_tile *ctile = find_tile(cfam, plan->dtype, n);
   int cl_kmax = kMaxCluster;
 #ifdef TRIDI_CUDA_TUNING
   /* TRIDI_CUDA_CLUSTER="threads,gbytes,kmax,M": the cluster kernel with this
@@ -1919,24 +1925,19 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
      * when P allows; fewer share sectors with the neighbouring blocks, whose
      * reads of them hit in L2), P threads per system */
     const int M = tile->m;
-    const int64_t P = 1ll << ilog2((n + M - 1) / M);
-    const int64_t cap = tile->threads > 0 && tile->threads <= kTileThreads ? tile->threads : kTileThreads;
-    int64_t G = 128 / (int64_t)es;
-    while (G > 1 && G * P > cap) G >>= 1;
-    if (G > L->nsys) G = 1ll << ilog2(L->nsys);
-    if (G * P <= kTileThreads) {
+    DirectCfg dc;
+    if (direct_shape(&dc, n, L->nsys, M, tile->threads, es)) {
       cp->kind = K_DIRECT;
       cp->m_tile = M;
-      cp->G = (int)G;
-      cp->logG = ilog2(G);
-      cp->P = (int)P;
-      cp->logP = ilog2(P);
-      cp->threads = (int)(G * P);
-      cp->smem = (size_t)G * (5 * 8 + 8) + es * (size_t)6 * G * P;
+      cp->G = 1 << dc.logG;
+      cp->logG = dc.logG;
+      cp->P = 1 << dc.logP;
+      cp->logP = dc.logP;
+      cp->threads = dc.threads;
+      cp->smem = dc.smem;
+      cp->grid = dc.grid;
       cp->func = f64 ? pick_direct<double>(M) : pick_direct<float>(M);
       if (!cp->func) return tridi_set_error(TRIDI_ERR_INTERNAL, "tridi_plan_create: no kernel for M = %d", M);
-      const int64_t blocks = (L->nsys + G - 1) / G;
-      cp->grid = (unsigned)(blocks < 0x7fffffffll ? blocks : 0x7fffffffll);
       snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_direct_m%d_g%d_p%d_%s", M,
                cp->G, cp->P, tn);
     }
@@ -2138,7 +2139,7 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_execute(const struct tridi_plan_s 
     sp.ovf = (int32_t *)(ws + sg.off_ovf);
     sp.R = sg.R;
     sp.S = sg.S;
-    sp.sdiv = make_fastdiv((uint32_t)sg.S);
+    sp.sdiv = sg.sdiv;
     /* the reduced systems: interleaved in the workspace, unit diagonal
      * broadcast, solved in place */
     KParams kr;
