@@ -344,8 +344,8 @@ bad:
 
 /* Fill a case of `layout` whose described elements take about `elems`
  * elements per operand. */
-static void make_case(bench_case *bc, const char *layout, tridi_dtype dt, int64_t n,
-                      int64_t elems) {
+void bench_make_case(bench_case *bc, const char *layout, tridi_dtype dt, int64_t n,
+                     int64_t elems) {
   const int64_t es = (int64_t)tridi_dtype_size(dt);
   memset(bc, 0, sizeof *bc);
   bc->layout = layout;
@@ -399,8 +399,8 @@ static inline double u01(uint64_t r) { return (double)(r >> 11) * (1.0 / 9007199
  * every operand depends only on seed and k, so the data do not depend on the
  * thread count):  a, c, d uniform in [-1, 1), b = +-(|a| + |c| + 0.5 + u),
  * u uniform in [0, 1).  x is poisoned with all-ones bytes (a NaN). */
-static void fill_data(const bench_case *bc, uint64_t seed, void *a, void *b, void *c, void *d,
-                      void *x, int threads) {
+void bench_fill_data(const bench_case *bc, uint64_t seed, void *a, void *b, void *c, void *d,
+                     void *x, int threads) {
   const int64_t m = bc->alloc_elems;
   const int f64 = bc->dtype == TRIDI_F64;
   const uint64_t key = splitmix64(seed ^ 0x7472696469ull) ^ (uint64_t)bc->n * 0x100000001B3ull;
@@ -569,7 +569,7 @@ int tridi_cmd_bench(int argc, char **argv) {
         if (launch && ni > 0) break; /* one launch case per dtype */
         bench_case bc;
         const size_t es = tridi_dtype_size(cfg.dtypes[di]);
-        make_case(&bc, cfg.layouts[li], cfg.dtypes[di], cfg.ns[ni],
+        bench_make_case(&bc, cfg.layouts[li], cfg.dtypes[di], cfg.ns[ni],
                   (int64_t)(set_bytes / (5.0 * (double)es)));
         if ((size_t)bc.alloc_elems * es > max_bytes) max_bytes = (size_t)bc.alloc_elems * es;
         if (bc.alloc_elems > max_elems) max_elems = bc.alloc_elems;
@@ -622,14 +622,14 @@ int tridi_cmd_bench(int argc, char **argv) {
           if (strcmp(layout, "launch") == 0 && ni > 0) break;
           bench_case bc;
           const size_t es = tridi_dtype_size(cfg.dtypes[di]);
-          make_case(&bc, layout, cfg.dtypes[di], cfg.ns[ni],
+          bench_make_case(&bc, layout, cfg.dtypes[di], cfg.ns[ni],
                     (int64_t)(set_bytes / (5.0 * (double)es)));
           done += cfg.nalgs;
           if (!cfg.quiet)
             fprintf(stderr, "[%d/%d %.0fs] %s %s %s n=%lld batch=%lld\n", done, ncases,
                     bench_now() - t_start, r->name, tridi_dtype_name(bc.dtype), layout,
                     (long long)bc.n, (long long)bc.batch);
-          fill_data(&bc, cfg.seed, buf[0], buf[1], buf[2], buf[3], buf[4], cfg.opts.threads);
+          bench_fill_data(&bc, cfg.seed, buf[0], buf[1], buf[2], buf[3], buf[4], cfg.opts.threads);
           /* The copy reference is measured next to each case: on a shared host
            * the memory bandwidth drifts by 2x over minutes (docs/benchmarks.md). */
           const double copy = r->copy_gbps((size_t)(set_bytes / 2.0), &cfg.opts);

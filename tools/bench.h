@@ -119,6 +119,16 @@ typedef struct bench_runner {
  *  plan's tridi_plan_info (runners call it after planning). */
 void bench_note_plan(tridi_plan plan, bench_result *res);
 
+/** The case `layout` ("contig", "interleaved", "mid3d", "padded", "launch") of
+ *  dtype dt and length n whose described elements take about `elems` elements
+ *  per operand (tools/bench.c). */
+void bench_make_case(bench_case *bc, const char *layout, tridi_dtype dt, int64_t n,
+                     int64_t elems);
+/** Random diagonally dominant systems over the whole allocation of bc (a, b,
+ *  c, d; element k depends only on seed and k) and x poisoned with NaN bytes. */
+void bench_fill_data(const bench_case *bc, uint64_t seed, void *a, void *b, void *c, void *d,
+                     void *x, int threads);
+
 extern const bench_runner bench_runner_cpu;
 #ifdef TRIDI_HAVE_CUDA
 extern const bench_runner bench_runner_cuda;

@@ -69,6 +69,9 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "bench") == 0) return tridi_cmd_bench(argc - 1, argv + 1);
   if (strcmp(cmd, "solve") == 0) return tridi_cmd_solve(argc - 1, argv + 1);
   if (strcmp(cmd, "accuracy") == 0) return tridi_cmd_accuracy(argc - 1, argv + 1);
+#ifdef TRIDI_CPU_TUNING
+  if (strcmp(cmd, "ab") == 0) return tridi_cmd_ab(argc - 1, argv + 1);
+#endif
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
     usage(stdout);
     return TRIDI_EXIT_OK;
