@@ -43,13 +43,38 @@ static tridi_cpu_class class_of(const tridi_layout *L, int lane_dim, int k) {
   return TRIDI_CPU_GATHER;
 }
 
-/* 1 when some operand is TRANS: the group is then narrower on AVX-512
- * (fewer concurrent line streams; see docs/perf-log.md). */
-static int narrow_of(const struct tridi_plan_s *plan) {
+/* Layout facts that set the group width and the TRANS tile depth.
+ * trans: some operand is TRANS; aligned: every TRANS operand's systems start
+ * a multiple of 64 bytes apart (contiguous systems; padded rows are not). */
+static void trans_facts(const struct tridi_plan_s *plan, int *trans, int *aligned) {
   const int ld = lane_dim_of(&plan->lay);
+  *trans = 0;
+  *aligned = 1;
   for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
-    if (class_of(&plan->lay, ld, k) == TRIDI_CPU_TRANS) return 1;
-  return 0;
+    if (class_of(&plan->lay, ld, k) == TRIDI_CPU_TRANS) {
+      *trans = 1;
+      const int64_t ls = plan->lay.bstride[k][ld];
+      if (((ls < 0 ? -ls : ls) * (int64_t)plan->esize) % 64 != 0) *aligned = 0;
+    }
+}
+
+/* Systems of at most this many bytes on an aligned TRANS layout take the wide
+ * group (U = 4) on AVX-512; other TRANS layouts the narrow one (U = 2: fewer
+ * concurrent line streams).  Measured on Zen 4 (perf-log CPU v13): f32
+ * n = 64 / 128 x1.17 / x1.40, f64 n = 64 x1.22, against the narrow group with
+ * the same tiles; f64 n = 128 narrow x1.15 against wide x1.10. */
+#define TRIDI_CPU_WIDE_TRANS_BYTES 512
+
+/* 1 when the AVX-512 group of a TRANS layout is the narrow one. */
+static int narrow_of(const struct tridi_plan_s *plan) {
+  int trans, aligned;
+  trans_facts(plan, &trans, &aligned);
+  int narrow = trans && !(aligned && plan->lay.n * (int64_t)plan->esize <= TRIDI_CPU_WIDE_TRANS_BYTES);
+#ifdef TRIDI_CPU_TUNING
+  const char *e = getenv("TRIDI_CPU_WIDE"); /* 1: the U = 4 kernel, 0: U = 2, for TRANS layouts */
+  if (e && trans) narrow = !atoi(e);
+#endif
+  return narrow;
 }
 
 static int lanes_of(const struct tridi_plan_s *plan) {
@@ -79,8 +104,18 @@ static size_t scratch_bytes(const struct tridi_plan_s *plan, int S, int KT) {
  * interleaved data and the f64 middle axis at n >= 1024, equal elsewhere
  * (docs/perf-log.md, v8). */
 #define TRIDI_CPU_SCRATCH_BUDGET ((size_t)4 << 20)
-/* Lines of each system a TRANS tile reads per visit. */
+/* Lines of each system a TRANS tile reads per visit: 2 where the systems are
+ * 64-byte aligned (the five tiles then take 20 KB of a 32 KB L1D at f32 with
+ * the narrow group; 4 lines took 40 KB), 4 for padded rows (their unaligned
+ * loads touch R + 1 lines per R, and 2 lines cost f64 12-27%).  Measured on
+ * Zen 4, perf-log CPU v13: aligned f32 n >= 128 x1.06-x1.18, f64 n <= 256
+ * x1.14-x1.16, f64 n >= 1024 x1.00. */
+#define TRIDI_CPU_TRANS_LINES_ALIGNED 2
 #define TRIDI_CPU_TRANS_LINES 4
+/* VEC rows a page or more apart (interleaved data): tiles of this many rows
+ * (f64: 2 K; f32: K), so each page visit reads a longer run of rows (Zen 4,
+ * perf-log CPU v13: f64 x1.02-x1.07; KT = K before). */
+#define TRIDI_CPU_VEC_FAR_ROWS 16
 /* Beyond this much scratch per thread, AUTO prefers cpu_thomas_ref. */
 #define TRIDI_CPU_SCRATCH_MAX ((size_t)64 << 20)
 
@@ -158,21 +193,22 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   }
   /* TRANS operands: tiles of R x K rows, so that each visit of a system
    * reads R consecutive lines (see docs/perf-log.md) */
-  int trans = 0;
   int64_t minrow = -1; /* bytes between the rows of the closest VEC operand */
   for (int k = 0; k < 4; ++k)
     if (P->cls[k] == TRIDI_CPU_VEC) {
       const int64_t as = P->astride[k] < 0 ? -P->astride[k] : P->astride[k];
       const int64_t r = as * (int64_t)plan->esize;
       if (minrow < 0 || r < minrow) minrow = r;
-    } else if (P->cls[k] == TRIDI_CPU_TRANS) {
-      trans = 1;
     }
-  if (P->cls[TRIDI_OP_X] == TRIDI_CPU_TRANS) trans = 1;
   const int near_rows = minrow >= 0 && minrow < 4096;
+  int trans, trans_al;
+  trans_facts(plan, &trans, &trans_al);
   P->tile_rows = rows_of(plan);
   if (trans) {
-    P->tile_rows = rows_of(plan) * TRIDI_CPU_TRANS_LINES;
+    P->tile_rows =
+        rows_of(plan) * (trans_al ? TRIDI_CPU_TRANS_LINES_ALIGNED : TRIDI_CPU_TRANS_LINES);
+  } else if (minrow >= 4096) {
+    P->tile_rows = TRIDI_CPU_VEC_FAR_ROWS;
   } else if (P->sub > 1 && near_rows) {
     /* S sub-groups of rows close together (a middle axis): half tiles, so that
      * the sub-groups take turns in smaller steps along each operand's stream
