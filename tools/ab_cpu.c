@@ -51,12 +51,6 @@ static void ab_usage(FILE *f) {
           "or an execute fails, 2 usage error.\n");
 }
 
-static int ab_split(char *s, char **items, int max) {
-  int k = 0;
-  for (char *t = strtok(s, ","); t != NULL && k < max; t = strtok(NULL, ",")) items[k++] = t;
-  return k;
-}
-
 /* Set (set = 1) or unset the variables of one variant spec. */
 static int ab_env(const char *spec, int set) {
   if (strcmp(spec, "-") == 0) return 0;
@@ -125,9 +119,21 @@ int tridi_cmd_ab(int argc, char **argv) {
       return TRIDI_EXIT_USAGE;
     }
   char *dt_items[AB_MAX_LIST], *lay_items[AB_MAX_LIST], *n_items[AB_MAX_LIST];
-  const int ndt = ab_split(dtypes_s, dt_items, AB_MAX_LIST);
-  const int nlay = ab_split(layouts_s, lay_items, AB_MAX_LIST);
-  const int nn = ab_split(ns_s, n_items, AB_MAX_LIST);
+  const int ndt = bench_split_list(dtypes_s, dt_items, AB_MAX_LIST);
+  const int nlay = bench_split_list(layouts_s, lay_items, AB_MAX_LIST);
+  const int nn = bench_split_list(ns_s, n_items, AB_MAX_LIST);
+  int bad = ndt < 1 || nlay < 1 || nn < 1;
+  for (int i = 0; i < ndt && !bad; ++i)
+    bad = strcmp(dt_items[i], "f32") != 0 && strcmp(dt_items[i], "f64") != 0;
+  for (int i = 0; i < nlay && !bad; ++i)
+    bad = strcmp(lay_items[i], "contig") != 0 && strcmp(lay_items[i], "interleaved") != 0 &&
+          strcmp(lay_items[i], "mid3d") != 0 && strcmp(lay_items[i], "padded") != 0;
+  for (int i = 0; i < nn && !bad; ++i) bad = atoll(n_items[i]) < 1;
+  if (bad) {
+    fprintf(stderr, "tridi ab: bad --dtype, --layout or --n list\n");
+    ab_usage(stderr);
+    return TRIDI_EXIT_USAGE;
+  }
 
   const size_t bytes = (size_t)size_mb << 20;
   char *csrc = bench_alloc(bytes / 2), *cdst = bench_alloc(bytes / 2);

@@ -109,7 +109,7 @@ static int parse_int64(const char *s, int64_t lo, int64_t hi, int64_t *out) {
 }
 
 /* Split a comma-separated list (in place) into at most max items. */
-static int split_list(char *s, char **items, int max) {
+int bench_split_list(char *s, char **items, int max) {
   int k = 0;
   for (char *tok = strtok(s, ","); tok != NULL; tok = strtok(NULL, ",")) {
     if (k == max) return -1;
@@ -131,7 +131,7 @@ static int add_runner(bench_config *cfg, const bench_runner *r) {
 
 static int parse_backends(bench_config *cfg, char *arg) {
   char *items[8];
-  const int k = split_list(arg, items, 8);
+  const int k = bench_split_list(arg, items, 8);
   if (k <= 0) return 0;
   for (int i = 0; i < k; ++i) {
     if (strcmp(items[i], "cpu") == 0) {
@@ -205,7 +205,7 @@ static int parse_args(int argc, char **argv, bench_config *cfg) {
       case O_BACKEND: backend_arg = optarg; break;
       case O_DTYPE: {
         char *items[4];
-        const int k = split_list(optarg, items, 4);
+        const int k = bench_split_list(optarg, items, 4);
         if (k <= 0) goto bad;
         cfg->ndtypes = 0;
         for (int i = 0; i < k; ++i) {
@@ -222,7 +222,7 @@ static int parse_args(int argc, char **argv, bench_config *cfg) {
       }
       case O_N: {
         char *items[MAX_LIST];
-        const int k = split_list(optarg, items, MAX_LIST);
+        const int k = bench_split_list(optarg, items, MAX_LIST);
         if (k <= 0) goto bad;
         for (int i = 0; i < k; ++i) {
           if (!parse_int64(items[i], 1, INT32_MAX, &cfg->ns[i])) {
@@ -236,7 +236,7 @@ static int parse_args(int argc, char **argv, bench_config *cfg) {
       }
       case O_LAYOUT: {
         char *items[NUM_LAYOUTS];
-        const int k = split_list(optarg, items, NUM_LAYOUTS);
+        const int k = bench_split_list(optarg, items, NUM_LAYOUTS);
         if (k <= 0) goto bad;
         cfg->nlayouts = 0;
         for (int i = 0; i < k; ++i) {
@@ -284,7 +284,7 @@ static int parse_args(int argc, char **argv, bench_config *cfg) {
         break;
       case O_ALG: {
         char *items[16];
-        const int k = split_list(optarg, items, 16);
+        const int k = bench_split_list(optarg, items, 16);
         if (k <= 0) goto bad;
         cfg->nalgs = 0;
         for (int i = 0; i < k; ++i) {

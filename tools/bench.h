@@ -124,6 +124,9 @@ void bench_note_plan(tridi_plan plan, bench_result *res);
  *  per operand (tools/bench.c). */
 void bench_make_case(bench_case *bc, const char *layout, tridi_dtype dt, int64_t n,
                      int64_t elems);
+/** Split s at commas in place into items[0..max-1]; the count, or -1 when
+ *  there are more than max items. */
+int bench_split_list(char *s, char **items, int max);
 /** Random diagonally dominant systems over the whole allocation of bc (a, b,
  *  c, d; element k depends only on seed and k) and x poisoned with NaN bytes. */
 void bench_fill_data(const bench_case *bc, uint64_t seed, void *a, void *b, void *c, void *d,
