@@ -69,7 +69,8 @@ static void trans_facts(const struct tridi_plan_s *plan, int *trans, int *aligne
 static int narrow_of(const struct tridi_plan_s *plan) {
   int trans, aligned;
   trans_facts(plan, &trans, &aligned);
-  int narrow = trans && !(aligned && plan->lay.n * (int64_t)plan->esize <= TRIDI_CPU_WIDE_TRANS_BYTES);
+  const int small = plan->lay.n * (int64_t)plan->esize <= TRIDI_CPU_WIDE_TRANS_BYTES;
+  int narrow = trans && !(aligned && small);
 #ifdef TRIDI_CPU_TUNING
   const char *e = getenv("TRIDI_CPU_WIDE"); /* 1: the U = 4 kernel, 0: U = 2, for TRANS layouts */
   if (e && trans) narrow = !atoi(e);
