@@ -89,13 +89,14 @@ static int rows_of(const struct tridi_plan_s *plan) { return (int)(64 / plan->es
 static size_t round64(size_t b) { return (b + 63) & ~(size_t)63; }
 
 /* Per-thread scratch bytes for S sub-groups and tiles of KT rows: 4 tiles of KT x G (a, b, c, d),
- * one of KT x S G (x), two of KT x G (staging for unaligned TRANS x), S x 4G of sweep state,
- * S x n x 2G of c'/d'.  0 on size_t overflow. */
+ * one of KT x S G (x), two of KT x G (staging for unaligned TRANS x), 4 of KT x G (the next
+ * a, b, c, d tiles of the fused sweep), S x 4G of sweep state, S x n x 2G of c'/d'.  0 on size_t
+ * overflow. */
 static size_t scratch_bytes(const struct tridi_plan_s *plan, int S, int KT) {
   const size_t G = (size_t)lanes_of(plan), K = (size_t)KT, es = plan->esize;
   const uint64_t n = (uint64_t)plan->lay.n;
   if (n > (SIZE_MAX / 4) / (2 * G * es * (size_t)S)) return 0;
-  return round64(((6 + (size_t)S) * K * G + 4 * G * (size_t)S + 2 * (size_t)n * G * (size_t)S) *
+  return round64(((10 + (size_t)S) * K * G + 4 * G * (size_t)S + 2 * (size_t)n * G * (size_t)S) *
                  es);
 }
 
@@ -242,6 +243,11 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   P->prefetch = P->tile_rows > rows_of(plan)
                     ? 1
                     : (TRIDI_CPU_PREFETCH_TILES * rows_of(plan) + P->tile_rows - 1) / P->tile_rows;
+  /* VEC rows closer than 4 KiB (a middle axis): the hardware prefetchers follow
+   * them, and software prefetches only cost issue slots and miss buffers
+   * (Zen 4, perf-log CPU v14: mid3d f32 x1.08-1.31, f64 x1.07-1.11 without
+   * them; on the Intel host of v10, x1.01-1.05) */
+  if (!trans && near_rows) P->prefetch = 0;
   /* Software prefetches fill L2 (prefetcht1) rather than L1, which leaves the
    * L1 fill buffers to the demand loads: for TRANS operands (many line streams)
    * and for VEC rows a page or more apart (interleaved data), which the L2
@@ -260,6 +266,19 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
     if (e) P->no_runs = !atoi(e);
     e = getenv("TRIDI_CPU_PF_HINT");
     if (e) P->pf_hint = atoi(e);
+  }
+#endif
+  /* f64 with a, b, c, d all TRANS and 64-byte-aligned systems: the forward
+   * sweep loads the next tile as it goes (forward_tt, AVX-512 only).  Measured
+   * on Zen 4 (perf-log CPU v14): contig f64 n >= 256 x1.09-1.28; f32 (a 16 x 16
+   * transpose every second row) and padded f64 were slower or no faster. */
+  const int all_trans = P->cls[0] == TRIDI_CPU_TRANS && P->cls[1] == TRIDI_CPU_TRANS &&
+                        P->cls[2] == TRIDI_CPU_TRANS && P->cls[3] == TRIDI_CPU_TRANS;
+  P->fuse = all_trans && trans_al && plan->esize == 8;
+#ifdef TRIDI_CPU_TUNING
+  {
+    const char *e = getenv("TRIDI_CPU_FUSE");
+    if (e) P->fuse = all_trans && atoi(e);
   }
 #endif
   P->scratch_bytes = scr;
