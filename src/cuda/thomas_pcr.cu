@@ -5,9 +5,10 @@
  * thread eliminates its chunk with a modified Thomas sweep that expresses
  * every interior unknown through the chunk's first and last unknowns; the
  * 2P boundary equations form a reduced tridiagonal system that the P threads
- * solve together by PCR in shared memory; each thread then recovers its
- * interior unknowns.  Every input element is read once from device memory
- * and every output written once: intermediates stay on chip.
+ * solve together in shared memory (one odd-even reduction step, then PCR on
+ * P rows: pcr_reduced); each thread then recovers its interior unknowns.
+ * Every input element is read once from device memory and every output
+ * written once: intermediates stay on chip.
  *
  * Four kernels and one multi-kernel solve (docs/cuda.md has the table;
  * src/cuda/tuning.h the choice):
@@ -166,50 +167,81 @@ __device__ __forceinline__ T identity_value(int op) {
   return op == 1 ? (T)1 : (T)0;
 }
 
-/* PCR on the reduced system of 2P rows (normalised to unit diagonal) of each
- * of the block's systems.  Row 2*chunk is the chunk's first row (F), 2*chunk+1
+/* Solve of the reduced system of 2P rows (normalised to unit diagonal) of
+ * each of the block's systems.  Row 2*chunk is the chunk's first row (F), 2*chunk+1
  * its last (L).  rs/rp/rq: shared arrays of 2P per system, base = this
- * system's first reduced row.  Every thread of the block must call it. */
+ * system's first element, stride between rows.  Every thread of the block
+ * must call it; on return qF, qL hold the chunk's two unknowns.
+ *
+ * One step of odd-even reduction first: each thread eliminates its own F row
+ * and its right neighbour's from its L row, leaving a P-row tridiagonal
+ * system in the L unknowns (one row a thread: exactly PCR's first step on
+ * the odd rows), solved by PCR in log2 P steps of one barrier each (the
+ * arrays' two halves alternate, so a step never overwrites what a slower
+ * thread may still read); then each thread recovers its F unknown from
+ * its L unknown and its left neighbour's.  Against PCR on all 2P rows
+ * (log2 2P steps of two rows and two barriers each): about half the
+ * shared-memory traffic, reciprocals and barriers (docs/perf-log.md CUDA
+ * v23). */
 template <typename T>
 __device__ __forceinline__ void pcr_reduced(T *rs, T *rp, T *rq, int base, int stride, int li,
                                             int R, T &sF, T &pF, T &qF, T &sL, T &pL, T &qL) {
-  for (int h = 1; h < R; h <<= 1) {
-    rs[base + li * stride] = sF;
-    rp[base + li * stride] = pF;
-    rq[base + li * stride] = qF;
-    rs[base + (li + 1) * stride] = sL;
-    rp[base + (li + 1) * stride] = pL;
-    rq[base + (li + 1) * stride] = qL;
-    __syncthreads();
-    T ns[2], np[2], nq[2];
-#pragma unroll
-    for (int w = 0; w < 2; ++w) {
-      const int i = li + w;
-      const T s = w ? sL : sF, pp = w ? pL : pF, q = w ? qL : qF;
-      T sm = 0, pm = 0, qm = 0, sp = 0, pq = 0, qp = 0;
-      if (i - h >= 0) {
-        sm = rs[base + (i - h) * stride];
-        pm = rp[base + (i - h) * stride];
-        qm = rq[base + (i - h) * stride];
-      }
-      if (i + h < R) {
-        sp = rs[base + (i + h) * stride];
-        pq = rp[base + (i + h) * stride];
-        qp = rq[base + (i + h) * stride];
-      }
-      const T r = rcp_<T>((T)1 - s * pm - pp * sp);
-      nq[w] = r * (q - s * qm - pp * qp);
-      ns[w] = -r * s * sm;
-      np[w] = -r * pp * pq;
-    }
-    sF = ns[0];
-    pF = np[0];
-    qF = nq[0];
-    sL = ns[1];
-    pL = np[1];
-    qL = nq[1];
-    __syncthreads();
+  const int c = li >> 1, P = R >> 1;
+  const int half = P * stride; /* offset of the arrays' second half */
+  /* 1. the F rows, for the left neighbour */
+  int o = base + c * stride;
+  rs[o] = sF;
+  rp[o] = pF;
+  rq[o] = qF;
+  __syncthreads();
+  T sn = 0, pn = 0, qn = 0;
+  if (c + 1 < P) {
+    sn = rs[o + stride];
+    pn = rp[o + stride];
+    qn = rq[o + stride];
   }
+  /* 2. L row with u_F (own F row) and u_F' (next chunk's F row) eliminated:
+   * s y_{c-1} + y_c + pp y_{c+1} = q, y_c the chunk's last unknown */
+  T s, pp, q;
+  {
+    const T r = rcp_<T>((T)1 - sL * pF - pL * sn);
+    s = -r * sL * sF;
+    pp = -r * pL * pn;
+    q = r * (qL - sL * qF - pL * qn);
+  }
+  /* 3. PCR on the P rows, alternating halves (step 1 read the first) */
+  int cur = half;
+  for (int h = 1; h < P; h <<= 1) {
+    o = base + cur + c * stride;
+    rs[o] = s;
+    rp[o] = pp;
+    rq[o] = q;
+    __syncthreads();
+    T sm = 0, pm = 0, qm = 0, sp = 0, pq = 0, qp = 0;
+    if (c - h >= 0) {
+      sm = rs[o - h * stride];
+      pm = rp[o - h * stride];
+      qm = rq[o - h * stride];
+    }
+    if (c + h < P) {
+      sp = rs[o + h * stride];
+      pq = rp[o + h * stride];
+      qp = rq[o + h * stride];
+    }
+    const T r = rcp_<T>((T)1 - s * pm - pp * sp);
+    q = r * (q - s * qm - pp * qp);
+    s = -r * s * sm;
+    pp = -r * pp * pq;
+    cur = half - cur;
+  }
+  /* 4. u_F = qF - sF y_{c-1} - pF y_c (the half not read by the last step) */
+  o = base + cur + c * stride;
+  rq[o] = q;
+  __syncthreads();
+  const T yprev = c > 0 ? rq[o - stride] : (T)0;
+  qF = qF - sF * yprev - pF * q;
+  qL = q;
+  sF = pF = sL = pL = (T)0;
 }
 
 /* Common tail of the kernels, after the reduced solve: decide breakdown and

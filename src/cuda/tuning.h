@@ -68,19 +68,26 @@ typedef struct tridi_cuda_tile {
 static const tridi_cuda_tile tridi_cuda_tiles[] = {
     /* family, dtype, max_n, M, threads, pipe, gbytes, rows */
     {TRIDI_CUDA_STAGED, TRIDI_F32, 8192, 16, 64, 0, 0, 0},
-    {TRIDI_CUDA_STAGED, TRIDI_F64, 1024, 8, 64, 0, 0, 0},
+    /* session 6 (H100, after the cheaper reduced solve of perf-log CUDA v23;
+     * % of copy contig / padded): f64 n = 2048 M 8 97/85 against M 16 92/74;
+     * n = 4096 M 8 85/75 against M 16 87/71 (kept) */
+    {TRIDI_CUDA_STAGED, TRIDI_F64, 2048, 8, 64, 0, 0, 0},
     {TRIDI_CUDA_STAGED, TRIDI_F64, 4096, 16, 64, 0, 0, 0},
     /* direct, session 5 (H100, `scripts/gpu.sh tune`, interleaved / mid3d % of
      * copy): f32 n = 128 M 16 82/78 against M 8 78/75 (H200, session 3: a
      * tie); f64 n = 128 M 8 85/85 against M 16 69/80, n = 256 74/77 against
-     * 71/76 (H200 at 128: 61/72 against 65/70) */
+     * 71/76 (H200 at 128: 61/72 against 65/70).  Session 6 (H100, after
+     * perf-log CUDA v23's reduced solve): f32 n = 1024 M 16 59/67 against
+     * M 32 54/57 (n = 2048: M 16 40/50 against M 32 44/52, kept); f64
+     * n = 512 M 8 70/86 against M 16 66/71, n = 1024 59/68 against 58/64
+     * (M 16 with the previous reduced solve: with v23's it spills more and
+     * fell to 55/61 and 50/55) */
     {TRIDI_CUDA_DIRECT, TRIDI_F32, 128, 16, 0, 0, 0, 0},
     {TRIDI_CUDA_DIRECT, TRIDI_F32, 256, 8, 0, 0, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F32, 512, 16, 0, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F32, 1024, 16, 0, 0, 0, 0},
     {TRIDI_CUDA_DIRECT, TRIDI_F32, 2048, 32, 0, 0, 0, 0},
     {TRIDI_CUDA_DIRECT, TRIDI_F64, 32, 4, 0, 0, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F64, 256, 8, 0, 0, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F64, 1024, 16, 0, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F64, 1024, 8, 0, 0, 0, 0},
     {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F32, 4096, 32, 256, 0, 64, 0},
     {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F32, TRIDI_CUDA_ANY_N, 32, 512, 0, 32, 0},
     {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F64, 2048, 16, 128, 0, 64, 0},
