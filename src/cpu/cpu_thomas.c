@@ -118,6 +118,8 @@ static size_t scratch_bytes(const struct tridi_plan_s *plan, int S, int KT) {
  * (f64: 2 K; f32: K), so each page visit reads a longer run of rows (Zen 4,
  * perf-log CPU v13: f64 x1.02-x1.07; KT = K before). */
 #define TRIDI_CPU_VEC_FAR_ROWS 16
+/* TRANS systems of at most this many bytes: prefetch the next work item's first tile. */
+#define TRIDI_CPU_PF_NEXT_BYTES 4096
 /* Beyond this much scratch per thread, AUTO prefers cpu_thomas_ref. */
 #define TRIDI_CPU_SCRATCH_MAX ((size_t)64 << 20)
 
@@ -279,6 +281,18 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   {
     const char *e = getenv("TRIDI_CPU_FUSE");
     if (e) P->fuse = all_trans && atoi(e);
+  }
+#endif
+  /* Short systems on TRANS layouts: a work item's first tile is prefetched by
+   * the item before it (before its backward sweep), since its own prefetches
+   * run only one tile ahead and a short system has one or two tiles.  Zen 4,
+   * perf-log CPU v16: n * sizeof(T) <= 4 KiB x1.03-1.80 (f32 n = 64 x1.72 /
+   * x1.80), longer systems x0.96-1.03. */
+  P->pf_next = trans && L->n * (int64_t)plan->esize <= TRIDI_CPU_PF_NEXT_BYTES;
+#ifdef TRIDI_CPU_TUNING
+  {
+    const char *e = getenv("TRIDI_CPU_PF_NEXT");
+    if (e) P->pf_next = atoi(e);
   }
 #endif
   P->scratch_bytes = scr;
