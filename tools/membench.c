@@ -1,0 +1,217 @@
+/* tridi_membench (TRIDI_CPU_TUNING builds on x86-64 with AVX-512): what the
+ * memory system of this machine gives to the access patterns of a batched
+ * Thomas solve, against the parallel memcpy copy that `tridi bench` divides by.
+ *
+ * Patterns, all f32, every thread on its own contiguous share, medians of
+ * --rounds rounds in which every pattern runs once:
+ *   copy      memcpy of 2 x size/2 (read + write bytes counted), as tridi bench
+ *   read4     four arrays read (16 B per element)
+ *   ntwrite   one array written with non-temporal stores (4 B per element)
+ *   stream4   read a, b, c, d and write x non-temporally in one pass (20 B)
+ *   thomas    a real Thomas solve on blocks of n rows x 64 lanes (the middle
+ *             axis of a 3-D array): forward sweep to an L2 scratch, then the
+ *             backward sweep writing x (non-temporal, rows descending)
+ *   pipe      the same, with the forward sweep of block b alternating every
+ *             --chunk rows with the backward sweep of block b - 1
+ * Output: GB/s (5 words per unknown for stream4, thomas and pipe) and % of the
+ * copy.  docs/perf-log.md (CPU v17) has the figures of the development VM and
+ * what they mean for the solver. */
+#include <getopt.h>
+#include <immintrin.h>
+#include <omp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { P_COPY, P_READ4, P_NTWRITE, P_STREAM4, P_THOMAS, P_PIPE, P_NUM };
+static const char *const names[P_NUM] = {"copy", "read4", "ntwrite", "stream4", "thomas", "pipe"};
+
+typedef struct {
+  float *a, *b, *c, *d, *x, *src, *dst;
+  size_t N;   /* elements per array (a multiple of the block) */
+  int n;      /* rows per block (system length) */
+  int chunk;  /* rows per turn of the pipelined variant */
+} bufs;
+
+#define LANES 64 /* lanes per block row: 4 vectors of 16 */
+
+static void range(size_t total, size_t *lo, size_t *hi) {
+  const int t = omp_get_thread_num(), T = omp_get_num_threads();
+  *lo = total * (size_t)t / (size_t)T;
+  *hi = total * (size_t)(t + 1) / (size_t)T;
+}
+
+/* forward sweep of rows [r0, r1) of one block (rows of LANES floats) */
+static void fwd_rows(const float *a, const float *b, const float *c, const float *d, float *cpdp,
+                     int r0, int r1, __m512 *cp, __m512 *dp) {
+  const __m512 one = _mm512_set1_ps(1.f);
+  for (int r = r0; r < r1; ++r)
+    for (int u = 0; u < 4; ++u) {
+      const size_t o = (size_t)r * LANES + (size_t)u * 16;
+      const __m512 av = _mm512_load_ps(a + o);
+      const __m512 m = _mm512_fnmadd_ps(av, cp[u], _mm512_load_ps(b + o));
+      const __m512 rr = _mm512_div_ps(one, m);
+      cp[u] = _mm512_mul_ps(_mm512_load_ps(c + o), rr);
+      dp[u] = _mm512_mul_ps(_mm512_fnmadd_ps(av, dp[u], _mm512_load_ps(d + o)), rr);
+      _mm512_store_ps(cpdp + 2 * o - (size_t)u * 16, cp[u]);
+      _mm512_store_ps(cpdp + 2 * o - (size_t)u * 16 + LANES, dp[u]);
+    }
+}
+
+/* backward sweep of rows [r0, r1) of one block, rows descending */
+static void bwd_rows(const float *cpdp, float *x, int r0, int r1, __m512 *xv) {
+  for (int r = r1 - 1; r >= r0; --r)
+    for (int u = 0; u < 4; ++u) {
+      const size_t o = (size_t)r * LANES + (size_t)u * 16;
+      const float *q = cpdp + 2 * o - (size_t)u * 16;
+      xv[u] = _mm512_fnmadd_ps(_mm512_load_ps(q), xv[u], _mm512_load_ps(q + LANES));
+      _mm512_stream_ps(x + o, xv[u]);
+    }
+}
+
+static double run(int p, const bufs *B) {
+  const double t0 = omp_get_wtime();
+  float total = 0.f;
+#pragma omp parallel reduction(+ : total)
+  {
+    size_t lo, hi;
+    if (p == P_COPY) {
+      range(B->N * 2, &lo, &hi);
+      memcpy(B->dst + lo, B->src + lo, (hi - lo) * sizeof(float));
+    } else if (p == P_READ4 || p == P_NTWRITE || p == P_STREAM4) {
+      range(B->N / 16, &lo, &hi);
+      __m512 acc = _mm512_setzero_ps();
+      for (size_t i = lo * 16; i < hi * 16; i += 16) {
+        if (p == P_NTWRITE) {
+          _mm512_stream_ps(B->x + i, acc);
+          continue;
+        }
+        const __m512 v = _mm512_add_ps(_mm512_add_ps(_mm512_load_ps(B->a + i), _mm512_load_ps(B->b + i)),
+                                       _mm512_add_ps(_mm512_load_ps(B->c + i), _mm512_load_ps(B->d + i)));
+        if (p == P_STREAM4)
+          _mm512_stream_ps(B->x + i, v);
+        else
+          acc = _mm512_add_ps(acc, v);
+      }
+      total += _mm512_reduce_add_ps(acc);
+    } else {
+      const size_t blk = (size_t)B->n * LANES;
+      range(B->N / blk, &lo, &hi);
+      float *scr = aligned_alloc(64, 2 * 2 * blk * sizeof(float));
+      if (scr != NULL) {
+        __m512 cp[4], dp[4], xv[4];
+        if (p == P_THOMAS) {
+          for (size_t k = lo; k < hi; ++k) {
+            const size_t o = k * blk;
+            for (int u = 0; u < 4; ++u) cp[u] = dp[u] = xv[u] = _mm512_setzero_ps();
+            fwd_rows(B->a + o, B->b + o, B->c + o, B->d + o, scr, 0, B->n, cp, dp);
+            bwd_rows(scr, B->x + o, 0, B->n, xv);
+          }
+        } else {
+          for (size_t k = lo; k <= hi; ++k) {
+            float *sc = scr + (k & 1) * 2 * blk, *sp = scr + ((k + 1) & 1) * 2 * blk;
+            for (int u = 0; u < 4; ++u) cp[u] = dp[u] = xv[u] = _mm512_setzero_ps();
+            for (int j = 0; j < B->n; j += B->chunk) {
+              const int j1 = j + B->chunk < B->n ? j + B->chunk : B->n;
+              if (k < hi)
+                fwd_rows(B->a + k * blk, B->b + k * blk, B->c + k * blk, B->d + k * blk, sc, j, j1,
+                         cp, dp);
+              if (k > lo) bwd_rows(sp, B->x + (k - 1) * blk, B->n - j1, B->n - j, xv);
+            }
+          }
+        }
+        free(scr);
+      }
+    }
+  }
+  const double t = omp_get_wtime() - t0;
+  if (total == 12345.f) fputs("", stderr); /* keep the reads */
+  return t;
+}
+
+static int cmp(const void *x, const void *y) {
+  const double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
+}
+
+int main(int argc, char **argv) {
+  double size_mb = 512;
+  int rounds = 7, n = 256, chunk = 4;
+  static const struct option longopts[] = {{"size-mb", required_argument, NULL, 's'},
+                                            {"rounds", required_argument, NULL, 'r'},
+                                            {"n", required_argument, NULL, 'n'},
+                                            {"chunk", required_argument, NULL, 'c'},
+                                            {"help", no_argument, NULL, 'h'},
+                                            {NULL, 0, NULL, 0}};
+  int ch;
+  while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    switch (ch) {
+      case 's': size_mb = atof(optarg); break;
+      case 'r': rounds = atoi(optarg); break;
+      case 'n': n = atoi(optarg); break;
+      case 'c': chunk = atoi(optarg); break;
+      default:
+        fprintf(ch == 'h' ? stdout : stderr,
+                "usage: tridi_membench [--size-mb M (512)] [--rounds R (7)] [--n ROWS (256)]\n"
+                "                      [--chunk ROWS (4)]   (threads: OMP_NUM_THREADS)\n");
+        return ch == 'h' ? 0 : 2;
+    }
+  }
+  if (size_mb <= 0 || rounds < 1 || rounds > 1000 || n < 1 || chunk < 1) {
+    fprintf(stderr, "tridi_membench: bad option value\n");
+    return 2;
+  }
+  bufs B;
+  const size_t blk = (size_t)n * LANES;
+  B.N = (size_t)(size_mb * 1048576.0 / 5 / sizeof(float)) / blk * blk;
+  if (B.N == 0) {
+    fprintf(stderr, "tridi_membench: --size-mb too small for --n\n");
+    return 2;
+  }
+  B.n = n;
+  B.chunk = chunk;
+  float **arr[7] = {&B.a, &B.b, &B.c, &B.d, &B.x, &B.src, &B.dst};
+  for (int k = 0; k < 7; ++k) {
+    const size_t len = (k < 5 ? B.N : 2 * B.N) * sizeof(float);
+    *arr[k] = aligned_alloc(4096, (len + 4095) / 4096 * 4096);
+    if (*arr[k] == NULL) {
+      fprintf(stderr, "tridi_membench: out of memory\n");
+      return 1;
+    }
+  }
+#pragma omp parallel
+  { /* first touch by the threads that use the data; a diagonally dominant system */
+    size_t lo, hi;
+    range(B.N, &lo, &hi);
+    for (size_t i = lo; i < hi; ++i) {
+      B.a[i] = B.c[i] = 0.25f;
+      B.b[i] = 2.f;
+      B.d[i] = 1.f;
+      B.x[i] = 0.f;
+    }
+    range(2 * B.N, &lo, &hi);
+    for (size_t i = lo; i < hi; ++i) B.src[i] = B.dst[i] = 1.f;
+  }
+  const double bytes[P_NUM] = {16.0 * (double)B.N, 16.0 * (double)B.N, 4.0 * (double)B.N,
+                               20.0 * (double)B.N, 20.0 * (double)B.N, 20.0 * (double)B.N};
+  double *t = malloc(sizeof(double) * (size_t)rounds * P_NUM);
+  if (t == NULL) return 1;
+  for (int p = 0; p < P_NUM; ++p) (void)run(p, &B); /* warm-up */
+  for (int r = 0; r < rounds; ++r)
+    for (int p = 0; p < P_NUM; ++p) t[p * rounds + r] = run(p, &B);
+  printf("# tridi_membench: %d threads, %.0f MiB per pattern, block %d rows x %d lanes, chunk %d, "
+         "median of %d rounds\n",
+         omp_get_max_threads(), 5.0 * (double)B.N * sizeof(float) / 1048576.0, n, LANES, chunk,
+         rounds);
+  double copy = 0;
+  for (int p = 0; p < P_NUM; ++p) {
+    qsort(t + p * rounds, (size_t)rounds, sizeof(double), cmp);
+    const double gbps = bytes[p] / t[p * rounds + rounds / 2] / 1e9;
+    if (p == P_COPY) copy = gbps;
+    printf("%-8s %7.1f GB/s  %5.1f%% of copy\n", names[p], gbps, 100.0 * gbps / copy);
+  }
+  free(t);
+  for (int k = 0; k < 7; ++k) free(*arr[k]);
+  return 0;
+}
