@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <unistd.h>
+#endif
 
 /* x is written with non-temporal stores when it is at least this large:
  * then it would not stay in cache for the caller anyway, and streaming
@@ -114,6 +117,23 @@ static size_t scratch_bytes(const struct tridi_plan_s *plan, int S, int KT) {
  * x1.14-x1.16, f64 n >= 1024 x1.00. */
 #define TRIDI_CPU_TRANS_LINES_ALIGNED 2
 #define TRIDI_CPU_TRANS_LINES 4
+/* ... except aligned f32 systems of at least this many bytes where the L1D
+ * holds TRIDI_CPU_WIDE_L1D bytes or more: there the 40 KB of 4-line tiles fit,
+ * and fewer, longer visits per system help (Intel Xeon, 48 KB L1D, perf-log
+ * CPU v18: f32 n = 1024-16384 x1.00-1.14, mean x1.05; f64 x0.99-1.01, so f64
+ * keeps 2 lines; on the 32 KB L1D of Zen 4, 2 lines were x1.06-1.18 faster). */
+#define TRIDI_CPU_LONG_TRANS_BYTES 4096
+#define TRIDI_CPU_WIDE_L1D ((int64_t)48 << 10)
+
+/* L1 data cache of this CPU in bytes, 0 when unknown. */
+static int64_t l1d_bytes(void) {
+#if defined(__linux__) && defined(_SC_LEVEL1_DCACHE_SIZE)
+  const long v = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+  return v > 0 ? (int64_t)v : 0;
+#else
+  return 0;
+#endif
+}
 /* VEC rows a page or more apart (interleaved data): tiles of this many rows
  * (f64: 2 K; f32: K), so each page visit reads a longer run of rows (Zen 4,
  * perf-log CPU v13: f64 x1.02-x1.07; KT = K before). */
@@ -209,8 +229,11 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   trans_facts(plan, &trans, &trans_al);
   P->tile_rows = rows_of(plan);
   if (trans) {
-    P->tile_rows =
-        rows_of(plan) * (trans_al ? TRIDI_CPU_TRANS_LINES_ALIGNED : TRIDI_CPU_TRANS_LINES);
+    int lines = trans_al ? TRIDI_CPU_TRANS_LINES_ALIGNED : TRIDI_CPU_TRANS_LINES;
+    if (trans_al && plan->esize == 4 && L->n * (int64_t)plan->esize >= TRIDI_CPU_LONG_TRANS_BYTES &&
+        l1d_bytes() >= TRIDI_CPU_WIDE_L1D)
+      lines = TRIDI_CPU_TRANS_LINES;
+    P->tile_rows = rows_of(plan) * lines;
   } else if (minrow >= 4096) {
     P->tile_rows = TRIDI_CPU_VEC_FAR_ROWS;
   } else if (P->sub > 1 && near_rows) {
