@@ -10,7 +10,9 @@
  *  - direct kernel (neighbouring systems adjacent: interleaved batches, the
  *    middle axes of N-d arrays): loads straight to registers, G = 128 bytes of
  *    adjacent systems when P allows; `threads` caps the block (0: 512; smaller
- *    blocks mean narrower rows, measured slower);
+ *    blocks mean narrower rows, measured slower); `pipe` = 1: the pipelined
+ *    variant (next tile copied to shared memory while the current one is
+ *    solved) where the layout allows it (TRIDI_CUDA_PIPE_MAX_EXTENT);
  *  - segmented solve (system-adjacent layouts, n from the row's min_n =
  *    `pipe` on): segments of `rows` rows reduced to two rows each, the
  *    reduced systems solved by the direct kernel, then every segment solved
@@ -47,6 +49,7 @@ typedef struct tridi_cuda_tile {
   int threads;     /* staged: target threads per block (<= 512); cluster: threads per block */
   int pipe;        /* staged: 1 = double-buffered persistent variant when it fits
                       (measured slower on the H200 so far: off everywhere);
+                      direct: 1 = pipelined variant where it applies;
                       segmented: the smallest n the row takes */
   int gbytes;      /* cluster, system-adjacent: bytes of adjacent systems a row */
   int rows;        /* segmented: rows a segment (R = P M; doubled while the
@@ -65,6 +68,15 @@ typedef struct tridi_cuda_tile {
 #define TRIDI_CUDA_PH_MIN_N_F32 128
 #define TRIDI_CUDA_PH_MIN_N_F64 1024
 
+/* Pipelined direct kernel (rows with pipe = 1): only when every input has
+ * its G systems adjacent, rows of 16-byte multiples and a system extent
+ * (|axis stride| * n bytes) of at most this.  H100, session 7 (docs/perf-log.md
+ * CUDA v25): it gained up to 12 points on the middle axis of (B/64, n, 64)
+ * arrays (extent 2-1024 KB) and lost 3-20 on interleaved (n, B) batches
+ * (extent ~100 MB), with the same tiles and 16-byte copies at n = 512;
+ * extents in between were not measured. */
+#define TRIDI_CUDA_PIPE_MAX_EXTENT (4ll << 20)
+
 static const tridi_cuda_tile tridi_cuda_tiles[] = {
     /* family, dtype, max_n, M, threads, pipe, gbytes, rows */
     {TRIDI_CUDA_STAGED, TRIDI_F32, 8192, 16, 64, 0, 0, 0},
@@ -81,13 +93,19 @@ static const tridi_cuda_tile tridi_cuda_tiles[] = {
      * M 32 54/57 (n = 2048: M 16 40/50 against M 32 44/52, kept); f64
      * n = 512 M 8 70/86 against M 16 66/71, n = 1024 59/68 against 58/64
      * (M 16 with the previous reduced solve: with v23's it spills more and
-     * fell to 55/61 and 50/55) */
-    {TRIDI_CUDA_DIRECT, TRIDI_F32, 128, 16, 0, 0, 0, 0},
+     * fell to 55/61 and 50/55).  Session 7 (H100, pipelined variant
+     * against the plain kernel, mid3d % of copy, two runs averaged): f32
+     * n = 32 92/95 (plain kept), 64 95/89, 128 93/88, 256 78/88 (plain
+     * kept), 512 88/79, 1024 76/68; f64 n = 32 87/101, 64 95/99, 128 93/95
+     * (plain kept), 256 96/84, 512 86/85, 1024 78/69 */
+    {TRIDI_CUDA_DIRECT, TRIDI_F32, 32, 16, 0, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F32, 128, 16, 0, 1, 0, 0},
     {TRIDI_CUDA_DIRECT, TRIDI_F32, 256, 8, 0, 0, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F32, 1024, 16, 0, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F32, 1024, 16, 0, 1, 0, 0},
     {TRIDI_CUDA_DIRECT, TRIDI_F32, 2048, 32, 0, 0, 0, 0},
     {TRIDI_CUDA_DIRECT, TRIDI_F64, 32, 4, 0, 0, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F64, 1024, 8, 0, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F64, 128, 8, 0, 0, 0, 0},
+    {TRIDI_CUDA_DIRECT, TRIDI_F64, 1024, 8, 0, 1, 0, 0},
     {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F32, 4096, 32, 256, 0, 64, 0},
     {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F32, TRIDI_CUDA_ANY_N, 32, 512, 0, 32, 0},
     {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F64, 2048, 16, 128, 0, 64, 0},
