@@ -368,7 +368,11 @@ void bench_make_case(bench_case *bc, const char *layout, tridi_dtype dt, int64_t
     bc->strides[0] = B; bc->strides[1] = 1;
     bc->alloc_elems = B * n;
   } else if (strcmp(layout, "mid3d") == 0) {
-    const int64_t X = B >= MID3D_X ? MID3D_X : B, Z = B / X; /* B rounded down */
+    /* TRIDI_BENCH_MID3D_X: another extent of the fastest dimension (measurements
+     * of the row stride's effect; docs/perf-log.md CUDA v26) */
+    const char *ex = getenv("TRIDI_BENCH_MID3D_X");
+    const int64_t X0 = ex && atoll(ex) > 0 ? atoll(ex) : MID3D_X;
+    const int64_t X = B >= X0 ? X0 : B, Z = B / X; /* B rounded down */
     B = Z * X;
     bc->rank = 3;
     bc->shape[0] = Z; bc->shape[1] = n; bc->shape[2] = X; bc->axis = 1;

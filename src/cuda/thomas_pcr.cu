@@ -2145,12 +2145,21 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
         const size_t smem = ((size_t)G * (10 * 8 + 8) + es * (size_t)6 * G * P + 15) / 16 * 16 +
                             es * (size_t)4 * P * CP;
         /* G adjacent systems in every input, rows of 16-byte multiples, and
-         * each system within TRIDI_CUDA_PIPE_MAX_EXTENT bytes */
+         * each system within TRIDI_CUDA_PIPE_MAX_EXTENT bytes or rows of
+         * whole 128-byte lines (TRIDI_CUDA_PIPE_ROW_ALIGN) */
+        long long max_ext = TRIDI_CUDA_PIPE_MAX_EXTENT;
+#ifdef TRIDI_CUDA_TUNING
+        { /* TRIDI_CUDA_PIPE_EXTENT: another extent limit (measurement builds) */
+          const char *ee = getenv("TRIDI_CUDA_PIPE_EXTENT");
+          if (ee && *ee) max_ext = atoll(ee);
+        }
+#endif
         bool pvec = (size_t)G * es >= 16 && L->nbatch > 0 &&
                     (L->nbatch == 1 || L->bext[L->nbatch - 1] % G == 0);
         for (int k = 0; k < 4 && pvec; ++k) {
           const int64_t ab = (L->axis_stride[k] < 0 ? -L->axis_stride[k] : L->axis_stride[k]) * (int64_t)es;
-          pvec = L->bstride[k][L->nbatch - 1] == 1 && ab % 16 == 0 && ab * n <= TRIDI_CUDA_PIPE_MAX_EXTENT;
+          pvec = L->bstride[k][L->nbatch - 1] == 1 && ab % 16 == 0 &&
+                 (ab * n <= max_ext || ab % TRIDI_CUDA_PIPE_ROW_ALIGN == 0);
         }
         const void *fp = pvec ? (f64 ? pick_direct_pipe<double>(M) : pick_direct_pipe<float>(M)) : NULL;
         int per_sm = 0;

@@ -76,6 +76,16 @@ typedef struct tridi_cuda_tile {
  * (extent ~100 MB), with the same tiles and 16-byte copies at n = 512;
  * extents in between were not measured. */
 #define TRIDI_CUDA_PIPE_MAX_EXTENT (4ll << 20)
+/* ... or, at any extent, when every input's rows are whole 128-byte lines
+ * (|axis stride| * sizeof(T) a multiple of this).  H100, session 7b
+ * (docs/perf-log.md CUDA v26): the loss on interleaved batches came from
+ * rows not aligned to sectors (the bench's B = elems / n; ncu, f32 n = 512:
+ * 24 L2 sectors per 16-byte cp.async warp request against 16), not from the
+ * extent: with B * sizeof(T) a multiple of 128 the pipelined kernel took
+ * interleaved f32 n = 128/512/1024 from 87-89/78-79/62-68% to 92-93/83-84/
+ * 69-70%, f64 n = 256/512/1024 from 80-83/67-68/63 to 89-90/83-85/66-69%;
+ * rows 32- or 64-byte aligned gained nothing (f64 n = 512, 1 GiB set). */
+#define TRIDI_CUDA_PIPE_ROW_ALIGN 128
 
 static const tridi_cuda_tile tridi_cuda_tiles[] = {
     /* family, dtype, max_n, M, threads, pipe, gbytes, rows */
