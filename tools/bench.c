@@ -88,7 +88,8 @@ static void usage(FILE *f) {
           "  --verbose         runner diagnostics on stderr\n"
           "  --help            this text\n"
           "\n"
-          "layouts: contig = shape (B,n) axis 1; interleaved = shape (n,B) axis 0;\n"
+          "layouts: contig = shape (B,n) axis 1; interleaved = shape (n,B) axis 0, B\n"
+          "a multiple of 128 bytes of systems;\n"
           "mid3d = shape (B/%d,n,%d) axis 1; padded = shape (B,n) axis 1, row stride\n"
           "n+pad elements (rows not 64-byte aligned); launch = %d systems of n=%d,\n"
           "reported in microseconds per execute.\n"
@@ -364,6 +365,12 @@ void bench_make_case(bench_case *bc, const char *layout, tridi_dtype dt, int64_t
     bc->strides[0] = n; bc->strides[1] = 1;
     bc->alloc_elems = B * n;
   } else if (strcmp(layout, "interleaved") == 0) {
+    /* B rounded down to whole 128-byte rows (as a grid's X extent of 2^k would
+     * give, and as mid3d's rows are): rows that start off a 32-byte sector
+     * cost the GPU kernels a third sector per access (docs/perf-log.md CUDA
+     * v26); those are measured there, not here */
+    const int64_t line = 128 / es;
+    if (B >= line) B = B / line * line;
     bc->shape[0] = n; bc->shape[1] = B; bc->axis = 0;
     bc->strides[0] = B; bc->strides[1] = 1;
     bc->alloc_elems = B * n;
