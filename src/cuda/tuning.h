@@ -130,7 +130,13 @@ static const tridi_cuda_tile tridi_cuda_tiles[] = {
      * (f32) and M = 4, 8, R = 16...128 (f64), these were best at every n. */
     {TRIDI_CUDA_SEG, TRIDI_F32, TRIDI_CUDA_ANY_N, 16, 128, 2049, 0, 64},
     {TRIDI_CUDA_SEG, TRIDI_F64, TRIDI_CUDA_ANY_N, 8, 128, 8193, 0, 64},
-    {TRIDI_CUDA_CLUSTER_ROW, TRIDI_F32, TRIDI_CUDA_ANY_N, 16, 128, 0, 0, 0},
+    /* cluster kernel, one system a tile (contig, padded): H100, session 7
+     * (`scripts/gpu.sh ctune`, contig, % of copy, two runs): f32 M 8 with 256
+     * threads 71.8-72.6 / 69.2-69.7 at n = 8192 / 16384 against M 16 with 128
+     * threads 70.3-70.7 / 66.2-67.5 (M 8 128 thr 73.3 / 66.3, M 4 256 thr
+     * 42.6 / 37.8, 512 thr 68.5 / 63.6); f64 M 8 with 256 threads 65.6-66.3 /
+     * 60.9-61.0 against 128 threads 67.2-68.3 / 58.7-59.2: kept */
+    {TRIDI_CUDA_CLUSTER_ROW, TRIDI_F32, TRIDI_CUDA_ANY_N, 8, 256, 0, 0, 0},
     {TRIDI_CUDA_CLUSTER_ROW, TRIDI_F64, TRIDI_CUDA_ANY_N, 8, 128, 0, 0, 0},
 };
 static const int tridi_cuda_ntiles = (int)(sizeof tridi_cuda_tiles / sizeof tridi_cuda_tiles[0]);
