@@ -309,12 +309,13 @@ static void test_many(void **s) {
 
 /* ---- breakdown ------------------------------------------------------------- */
 
-static void breakdown_case(lay_kind k, tridi_dtype dt, int64_t n) {
+/* batch: systems (0: batch_for(n)) */
+static void breakdown_case(lay_kind k, tridi_dtype dt, int64_t n, int64_t batch) {
   tt_rng r;
   tt_rng_init(&r, tt_case_seed("breakdown", (uint64_t)n));
   tt_layout L;
   /* at least 8 systems: the seven special ones below and a clean one */
-  const int64_t b = batch_for(n);
+  const int64_t b = batch > 0 ? batch : batch_for(n);
   make_layout_b(&L, k, dt, n, b < 8 ? 8 : b, &r);
   tt_problem P;
   if (tt_problem_init(&P, &L, tt_case_seed("breakdown-data", (uint64_t)(n + k)), NULL)) return;
@@ -376,9 +377,14 @@ static void test_breakdown(void **s) {
   for (int t = 0; t < 2; ++t)
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; ++i) {
       if (ns[i] > g_maxn) continue;
-      breakdown_case(L_CONTIG, t ? TRIDI_F64 : TRIDI_F32, ns[i]);
-      breakdown_case(L_INTERLEAVED, t ? TRIDI_F64 : TRIDI_F32, ns[i]);
-      breakdown_case(L_INPLACE, t ? TRIDI_F64 : TRIDI_F32, ns[i]);
+      const tridi_dtype dt = t ? TRIDI_F64 : TRIDI_F32;
+      breakdown_case(L_CONTIG, dt, ns[i], 0);
+      breakdown_case(L_INTERLEAVED, dt, ns[i], 0);
+      breakdown_case(L_INPLACE, dt, ns[i], 0);
+      /* the pipelined direct kernel (perf-log CUDA v25/v26): a middle axis,
+       * and interleaved rows of whole 128-byte lines (64 systems) */
+      breakdown_case(L_MIDDLE, dt, ns[i], 0);
+      breakdown_case(L_INTERLEAVED, dt, ns[i], 64);
     }
   tt_assert_no_failures();
 }
