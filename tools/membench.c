@@ -70,6 +70,8 @@ static void bwd_rows(const float *cpdp, float *x, int r0, int r1, __m512 *xv) {
     }
 }
 
+static volatile float membench_sink;
+
 static double run(int p, const bufs *B) {
   const double t0 = omp_get_wtime();
   float total = 0.f;
@@ -126,7 +128,7 @@ static double run(int p, const bufs *B) {
     }
   }
   const double t = omp_get_wtime() - t0;
-  if (total == 12345.f) fputs("", stderr); /* keep the reads */
+  membench_sink = total; /* keeps the reads */
   return t;
 }
 
