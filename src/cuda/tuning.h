@@ -12,7 +12,8 @@
  *    adjacent systems when P allows; `threads` caps the block (0: 512; smaller
  *    blocks mean narrower rows, measured slower); `pipe` = 1: the pipelined
  *    variant (next tile copied to shared memory while the current one is
- *    solved) where the layout allows it (TRIDI_CUDA_PIPE_MAX_EXTENT);
+ *    solved) where the layout allows it (TRIDI_CUDA_PIPE_MAX_EXTENT,
+ *    TRIDI_CUDA_PIPE_ROW_ALIGN);
  *  - segmented solve (system-adjacent layouts, n from the row's min_n =
  *    `pipe` on): segments of `rows` rows reduced to two rows each, the
  *    reduced systems solved by the direct kernel, then every segment solved
