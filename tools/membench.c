@@ -13,9 +13,17 @@
  *             backward sweep writing x (non-temporal, rows descending)
  *   pipe      the same, with the forward sweep of block b alternating every
  *             --chunk rows with the backward sweep of block b - 1
+ *   read4t    four arrays of contiguous systems of n rows read in the order
+ *             of the TRANS loader: groups of --tlanes systems, tiles of
+ *             --tlines lines per system, operand by operand; --tpf 0: no
+ *             prefetch, 1/2: prefetcht1/t0 of the next tile's lines, 3/4/5:
+ *             the next group's lines in address order (t1/t2/t0) spread over
+ *             the tiles
+ * Buffers are on transparent huge pages (as in tridi bench) unless --no-thp.
  * Output: GB/s (5 words per unknown for stream4, thomas and pipe) and % of the
  * copy.  docs/perf-log.md (CPU v17) has the figures of the development VM and
  * what they mean for the solver. */
+#define _DEFAULT_SOURCE /* madvise */
 #include <getopt.h>
 #include <immintrin.h>
 #include <omp.h>
@@ -23,15 +31,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
-enum { P_COPY, P_READ4, P_NTWRITE, P_STREAM4, P_THOMAS, P_PIPE, P_NUM };
-static const char *const names[P_NUM] = {"copy", "read4", "ntwrite", "stream4", "thomas", "pipe"};
+enum { P_COPY, P_READ4, P_NTWRITE, P_STREAM4, P_THOMAS, P_PIPE, P_READ4T, P_NUM };
+static const char *const names[P_NUM] = {"copy", "read4", "ntwrite", "stream4", "thomas", "pipe", "read4t"};
 
 typedef struct {
   float *a, *b, *c, *d, *x, *src, *dst;
   size_t N;   /* elements per array (a multiple of the block) */
   int n;      /* rows per block (system length) */
   int chunk;  /* rows per turn of the pipelined variant */
+  int tlanes, tlines, tpf; /* read4t: systems per group, lines per system per tile, prefetch */
 } bufs;
 
 #define LANES 64 /* lanes per block row: 4 vectors of 16 */
@@ -97,6 +107,44 @@ static double run(int p, const bufs *B) {
           acc = _mm512_add_ps(acc, v);
       }
       total += _mm512_reduce_add_ps(acc);
+    } else if (p == P_READ4T) {
+      /* contiguous systems of n rows, read as the TRANS loader does: groups of
+       * tlanes systems, tiles of tlines lines per system, operand by operand */
+      const int G = B->tlanes, R = B->tlines * 16, n = B->n;
+      const size_t grp = (size_t)G * (size_t)n;
+      range(B->N / grp, &lo, &hi);
+      __m512 acc = _mm512_setzero_ps();
+      const float *ops[4] = {B->a, B->b, B->c, B->d};
+      for (size_t k = lo; k < hi; ++k)
+        for (int r0 = 0; r0 < n; r0 += R) {
+          if (B->tpf >= 3) { /* the next group's region in address order, spread over the tiles */
+            const size_t per = (grp + 15) / 16 / (size_t)((n + R - 1) / R); /* lines per tile per op */
+            const size_t first = (size_t)(r0 / R) * per;
+            for (int o = 0; o < 4; ++o)
+              for (size_t j = first; k + 1 < hi && j < first + per + 1 && j * 16 < grp; ++j) {
+                const char *q = (const char *)(ops[o] + (k + 1) * grp + j * 16);
+                if (B->tpf == 3) _mm_prefetch(q, _MM_HINT_T1);
+                else if (B->tpf == 4) _mm_prefetch(q, _MM_HINT_T2);
+                else _mm_prefetch(q, _MM_HINT_T0);
+              }
+          } else if (B->tpf)
+            for (int o = 0; o < 4; ++o)
+              for (int l = 0; l < G; ++l)
+                for (int r = 0; r < R; r += 16) {
+                  /* may point past the array: integer arithmetic, never dereferenced */
+                  const char *q = (const char *)((uintptr_t)(ops[o] + k * grp + (size_t)l * n) +
+                                                 (uintptr_t)(r0 + R + r) * sizeof(float));
+                  if (B->tpf == 1)
+                    _mm_prefetch(q, _MM_HINT_T1);
+                  else
+                    _mm_prefetch(q, _MM_HINT_T0);
+                }
+          for (int o = 0; o < 4; ++o)
+            for (int l = 0; l < G; ++l)
+              for (int r = 0; r < R && r0 + r < n; r += 16)
+                acc = _mm512_add_ps(acc, _mm512_load_ps(ops[o] + k * grp + (size_t)l * n + r0 + r));
+        }
+      total += _mm512_reduce_add_ps(acc);
     } else {
       const size_t blk = (size_t)B->n * LANES;
       range(B->N / blk, &lo, &hi);
@@ -139,11 +187,15 @@ static int cmp(const void *x, const void *y) {
 
 int main(int argc, char **argv) {
   double size_mb = 512;
-  int rounds = 7, n = 256, chunk = 4;
+  int rounds = 7, n = 256, chunk = 4, thp = 1, tlanes = 16, tlines = 2, tpf = 1;
   static const struct option longopts[] = {{"size-mb", required_argument, NULL, 's'},
                                             {"rounds", required_argument, NULL, 'r'},
                                             {"n", required_argument, NULL, 'n'},
                                             {"chunk", required_argument, NULL, 'c'},
+                                            {"no-thp", no_argument, NULL, 'T'},
+                                            {"tlanes", required_argument, NULL, 'G'},
+                                            {"tlines", required_argument, NULL, 'L'},
+                                            {"tpf", required_argument, NULL, 'P'},
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
   int ch;
@@ -153,14 +205,20 @@ int main(int argc, char **argv) {
       case 'r': rounds = atoi(optarg); break;
       case 'n': n = atoi(optarg); break;
       case 'c': chunk = atoi(optarg); break;
+      case 'T': thp = 0; break;
+      case 'G': tlanes = atoi(optarg); break;
+      case 'L': tlines = atoi(optarg); break;
+      case 'P': tpf = atoi(optarg); break;
       default:
         fprintf(ch == 'h' ? stdout : stderr,
                 "usage: tridi_membench [--size-mb M (512)] [--rounds R (7)] [--n ROWS (256)]\n"
-                "                      [--chunk ROWS (4)]   (threads: OMP_NUM_THREADS)\n");
+                "                      [--chunk ROWS (4)] [--no-thp] [--tlanes G (16)]\n"
+                "                      [--tlines L (2)] [--tpf 0..5 (1)]   (threads: OMP_NUM_THREADS)\n");
         return ch == 'h' ? 0 : 2;
     }
   }
-  if (size_mb <= 0 || rounds < 1 || rounds > 1000 || n < 1 || chunk < 1) {
+  if (size_mb <= 0 || rounds < 1 || rounds > 1000 || n < 1 || chunk < 1 || tlanes < 1 ||
+      64 % tlanes != 0 || tlines < 1 || tpf < 0 || tpf > 5) {
     fprintf(stderr, "tridi_membench: bad option value\n");
     return 2;
   }
@@ -173,10 +231,15 @@ int main(int argc, char **argv) {
   }
   B.n = n;
   B.chunk = chunk;
+  B.tlanes = tlanes;
+  B.tlines = tlines;
+  B.tpf = tpf;
   float **arr[7] = {&B.a, &B.b, &B.c, &B.d, &B.x, &B.src, &B.dst};
   for (int k = 0; k < 7; ++k) {
     const size_t len = (k < 5 ? B.N : 2 * B.N) * sizeof(float);
-    *arr[k] = aligned_alloc(4096, (len + 4095) / 4096 * 4096);
+    *arr[k] = aligned_alloc(2u << 20, (len + (2u << 20) - 1) / (2u << 20) * (2u << 20));
+    /* transparent huge pages, as tridi bench allocates (tools/bench_util.h) */
+    if (*arr[k] != NULL && thp) (void)madvise(*arr[k], len, MADV_HUGEPAGE);
     if (*arr[k] == NULL) {
       fprintf(stderr, "tridi_membench: out of memory\n");
       return 1;
@@ -196,7 +259,8 @@ int main(int argc, char **argv) {
     for (size_t i = lo; i < hi; ++i) B.src[i] = B.dst[i] = 1.f;
   }
   const double bytes[P_NUM] = {16.0 * (double)B.N, 16.0 * (double)B.N, 4.0 * (double)B.N,
-                               20.0 * (double)B.N, 20.0 * (double)B.N, 20.0 * (double)B.N};
+                               20.0 * (double)B.N, 20.0 * (double)B.N, 20.0 * (double)B.N,
+                               16.0 * (double)B.N};
   double *t = malloc(sizeof(double) * (size_t)rounds * P_NUM);
   if (t == NULL) return 1;
   for (int p = 0; p < P_NUM; ++p) (void)run(p, &B); /* warm-up */

@@ -7,9 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__linux__)
-#include <unistd.h>
-#endif
 
 /* x is written with non-temporal stores when it is at least this large:
  * then it would not stay in cache for the caller anyway, and streaming
@@ -61,30 +58,43 @@ static void trans_facts(const struct tridi_plan_s *plan, int *trans, int *aligne
     }
 }
 
-/* Systems of at most this many bytes on an aligned TRANS layout take the wide
- * group (U = 4) on AVX-512; other TRANS layouts the narrow one (U = 2: fewer
- * concurrent line streams).  Measured on Zen 4 (perf-log CPU v13): f32
- * n = 64 / 128 x1.17 / x1.40, f64 n = 64 x1.22, against the narrow group with
- * the same tiles; f64 n = 128 narrow x1.15 against wide x1.10. */
-#define TRIDI_CPU_WIDE_TRANS_BYTES 512
+/* AVX-512 group of a TRANS layout (contiguous systems): where every TRANS
+ * operand's systems are 64-byte aligned, one vector per row (16 f32 / 8 f64
+ * lanes); otherwise (padded rows) and for aligned f32 systems of 1-2 KiB, the
+ * narrow group (U = 2).  The reads of a TRANS tile are one short run per lane
+ * and operand; with 32 lanes x 4 operands the L2 streamer does not follow
+ * them (`tridi_membench --tlanes 32` reads 51-61% of copy, 16 lanes 69-72% at
+ * n >= 1024, Intel Xeon).  `tridi ab`, Intel Xeon (perf-log CPU v19): aligned
+ * f32 n = 64/128 x1.12-1.16 (against the wide group), n >= 768 x1.07-1.26,
+ * n = 256-512 x0.96-0.99; f64 n >= 64 x1.06-1.18; padded x0.88-1.06. */
+#define TRIDI_CPU_NARROW_F32_MIN_BYTES 1024
+#define TRIDI_CPU_NARROW_F32_MAX_BYTES 2048
 
-/* 1 when the AVX-512 group of a TRANS layout is the narrow one. */
-static int narrow_of(const struct tridi_plan_s *plan) {
+/* Vectors per row (U) of the AVX-512 group: 4 (VEC layouts), 2 or 1 (TRANS). */
+static int avx512_u_of(const struct tridi_plan_s *plan) {
   int trans, aligned;
   trans_facts(plan, &trans, &aligned);
-  const int small = plan->lay.n * (int64_t)plan->esize <= TRIDI_CPU_WIDE_TRANS_BYTES;
-  int narrow = trans && !(aligned && small);
+  const int64_t bytes = plan->lay.n * (int64_t)plan->esize;
+  int u = TRIDI_CPU_UNROLL_AVX512;
+  if (trans) {
+    const int narrow_f32 = plan->esize == 4 && bytes >= TRIDI_CPU_NARROW_F32_MIN_BYTES &&
+                           bytes <= TRIDI_CPU_NARROW_F32_MAX_BYTES;
+    u = aligned && !narrow_f32 ? 1 : TRIDI_CPU_UNROLL_AVX512_NARROW;
+  }
 #ifdef TRIDI_CPU_TUNING
   const char *e = getenv("TRIDI_CPU_WIDE"); /* 1: the U = 4 kernel, 0: U = 2, for TRANS layouts */
-  if (e && trans) narrow = !atoi(e);
+  if (e && trans) u = atoi(e) ? TRIDI_CPU_UNROLL_AVX512 : TRIDI_CPU_UNROLL_AVX512_NARROW;
+  e = getenv("TRIDI_CPU_TRANS_U"); /* 1, 2 or 4 vectors per row for TRANS layouts */
+  if (e && trans) {
+    const int v = atoi(e);
+    if (v == 1 || v == TRIDI_CPU_UNROLL_AVX512_NARROW || v == TRIDI_CPU_UNROLL_AVX512) u = v;
+  }
 #endif
-  return narrow;
+  return u;
 }
 
 static int lanes_of(const struct tridi_plan_s *plan) {
-  int u = TRIDI_CPU_UNROLL;
-  if (plan->simd == TRIDI_SIMD_AVX512)
-    u = narrow_of(plan) ? TRIDI_CPU_UNROLL_AVX512_NARROW : TRIDI_CPU_UNROLL_AVX512;
+  const int u = plan->simd == TRIDI_SIMD_AVX512 ? avx512_u_of(plan) : TRIDI_CPU_UNROLL;
   return (int)(64 / plan->esize) * u;
 }
 static int rows_of(const struct tridi_plan_s *plan) { return (int)(64 / plan->esize); }
@@ -111,29 +121,13 @@ static size_t scratch_bytes(const struct tridi_plan_s *plan, int S, int KT) {
 #define TRIDI_CPU_SCRATCH_BUDGET ((size_t)4 << 20)
 /* Lines of each system a TRANS tile reads per visit: 2 where the systems are
  * 64-byte aligned (the five tiles then take 20 KB of a 32 KB L1D at f32 with
- * the narrow group; 4 lines took 40 KB), 4 for padded rows (their unaligned
+ * the narrow group; 4 lines took 40 KB; with one vector per row, 4 lines were
+ * x0.95 on the Intel Xeon, perf-log CPU v19), 4 for padded rows (their unaligned
  * loads touch R + 1 lines per R, and 2 lines cost f64 12-27%).  Measured on
  * Zen 4, perf-log CPU v13: aligned f32 n >= 128 x1.06-x1.18, f64 n <= 256
  * x1.14-x1.16, f64 n >= 1024 x1.00. */
 #define TRIDI_CPU_TRANS_LINES_ALIGNED 2
 #define TRIDI_CPU_TRANS_LINES 4
-/* ... except aligned f32 systems of at least this many bytes where the L1D
- * holds TRIDI_CPU_WIDE_L1D bytes or more: there the 40 KB of 4-line tiles fit,
- * and fewer, longer visits per system help (Intel Xeon, 48 KB L1D, perf-log
- * CPU v18: f32 n = 1024-16384 x1.00-1.14, mean x1.05; f64 x0.99-1.01, so f64
- * keeps 2 lines; on the 32 KB L1D of Zen 4, 2 lines were x1.06-1.18 faster). */
-#define TRIDI_CPU_LONG_TRANS_BYTES 4096
-#define TRIDI_CPU_WIDE_L1D ((int64_t)48 << 10)
-
-/* L1 data cache of this CPU in bytes, 0 when unknown. */
-static int64_t l1d_bytes(void) {
-#if defined(__linux__) && defined(_SC_LEVEL1_DCACHE_SIZE)
-  const long v = sysconf(_SC_LEVEL1_DCACHE_SIZE);
-  return v > 0 ? (int64_t)v : 0;
-#else
-  return 0;
-#endif
-}
 /* VEC rows a page or more apart (interleaved data): tiles of this many rows
  * (f64: 2 K; f32: K), so each page visit reads a longer run of rows (Zen 4,
  * perf-log CPU v13: f64 x1.02-x1.07; KT = K before). */
@@ -229,10 +223,7 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   trans_facts(plan, &trans, &trans_al);
   P->tile_rows = rows_of(plan);
   if (trans) {
-    int lines = trans_al ? TRIDI_CPU_TRANS_LINES_ALIGNED : TRIDI_CPU_TRANS_LINES;
-    if (trans_al && plan->esize == 4 && L->n * (int64_t)plan->esize >= TRIDI_CPU_LONG_TRANS_BYTES &&
-        l1d_bytes() >= TRIDI_CPU_WIDE_L1D)
-      lines = TRIDI_CPU_TRANS_LINES;
+    const int lines = trans_al ? TRIDI_CPU_TRANS_LINES_ALIGNED : TRIDI_CPU_TRANS_LINES;
     P->tile_rows = rows_of(plan) * lines;
   } else if (minrow >= 4096) {
     P->tile_rows = TRIDI_CPU_VEC_FAR_ROWS;
@@ -329,6 +320,8 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
       simd = "avx512";
       if (G == 64 / (int)plan->esize * TRIDI_CPU_UNROLL_AVX512_NARROW)
         P->kernel = f32 ? tridi_cpu_thomas_kernel_avx512n_f32 : tridi_cpu_thomas_kernel_avx512n_f64;
+      else if (G == 64 / (int)plan->esize)
+        P->kernel = f32 ? tridi_cpu_thomas_kernel_avx512s_f32 : tridi_cpu_thomas_kernel_avx512s_f64;
       else
         P->kernel = f32 ? tridi_cpu_thomas_kernel_avx512_f32 : tridi_cpu_thomas_kernel_avx512_f64;
       break;

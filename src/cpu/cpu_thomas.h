@@ -25,6 +25,7 @@
 #ifndef TRIDI_CPU_UNROLL_AVX512_NARROW
 #define TRIDI_CPU_UNROLL_AVX512_NARROW 2
 #endif
+/* ... and for long contiguous systems one vector per row (suffix avx512s). */
 
 /* Most sub-groups of G lanes one work item sweeps together (tridi_cpu_thomas_priv.sub). */
 #define TRIDI_CPU_MAX_SUB 8
@@ -89,6 +90,7 @@ TRIDI_CPU_DECLARE_KERNELS(avx2)
 #ifdef TRIDI_CPU_HAVE_AVX512
 TRIDI_CPU_DECLARE_KERNELS(avx512)
 TRIDI_CPU_DECLARE_KERNELS(avx512n)
+TRIDI_CPU_DECLARE_KERNELS(avx512s)
 #endif
 
 #endif
