@@ -900,19 +900,20 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
  * g, the chunk pitch CP = M G + pad (CP = G mod 128 bytes: the chunks of a
  * warp start in different banks).  docs/perf-log.md CUDA v25. */
 
-/* The copy of one tile.  vec (host: G adjacent systems in every input,
- * rows of 16-byte multiples): a full tile whose first system is 16-byte
- * aligned goes in 16-byte pieces of V systems, one operand at a time (few
+/* The copy of one tile.  The plan takes this kernel only where every input
+ * has G adjacent systems and rows of 16-byte multiples; there a full tile
+ * whose first system is 16-byte aligned goes in 16-byte pieces of V systems, one operand at a time (few
  * registers), consecutive pieces in different chunks (a warp's pieces spread
  * over the system); otherwise each thread copies its own chunk element by
  * element (the plain kernel's loads, made asynchronous). */
 template <typename T, int M>
 __device__ __forceinline__ void pipe_copy(const KParams &p, const int64_t *soff, int G, int logG, int logP,
-                                          int64_t sbase, int CP, int KS, bool vec, T *tile) {
+                                          int64_t sbase, int CP, int KS, T *tile) {
   const int tid = threadIdx.x, nth = blockDim.x;
   const int64_t n = p.n;
   constexpr int V = 16 / sizeof(T);
   constexpr int logM = M == 4 ? 2 : (M == 8 ? 3 : 4);
+  bool vec = true;
   for (int k = 0; k < 4; ++k) vec = vec && ((uintptr_t)((const T *)p.op[k] + soff[k * G]) & 15) == 0;
   if (vec && sbase + G <= p.nsys) {
     const int logW = logG - (sizeof(T) == 4 ? 2 : 1); /* 16-byte pieces a row: G / V */
@@ -952,7 +953,7 @@ __device__ __forceinline__ void pipe_copy(const KParams &p, const int64_t *soff,
 
 template <typename T, int M>
 __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
-    tridi_thomas_pcr_direct_pipe(KParams p, int logG, int logP, int CP, int vec) {
+    tridi_thomas_pcr_direct_pipe(KParams p, int logG, int logP, int CP) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   const int G = 1 << logG, P = 1 << logP;
   const int tid = threadIdx.x;
@@ -973,7 +974,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   if (t >= ntiles) return;
   tridi_dev_stage_offsets(p, t * G, G, tid, soffb);
   __syncthreads();
-  pipe_copy<T, M>(p, soffb, G, logG, logP, t * G, CP, KS, vec, tile);
+  pipe_copy<T, M>(p, soffb, G, logG, logP, t * G, CP, KS, tile);
   for (int buf = 0; t < ntiles; t += gridDim.x, buf ^= 1) {
     const int64_t sbase = t * G, tn = t + gridDim.x;
     const int64_t *soff = soffb + buf * 5 * G, *soffn = soffb + (buf ^ 1) * 5 * G;
@@ -988,7 +989,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     ChunkState<T, M> cs;
     eliminate_chunk<T, M>([&](int k, int j) -> T { return src[k * KS + j * G]; }, row0, neff, cs);
     __syncthreads();
-    if (tn < ntiles) pipe_copy<T, M>(p, soffn, G, logG, logP, tn * G, CP, KS, vec, tile);
+    if (tn < ntiles) pipe_copy<T, M>(p, soffn, G, logG, logP, tn * G, CP, KS, tile);
     direct_finish<T, M>(p, soff, rs, rp, rq, badrow, G, g, P, chunk, sbase, active, neff, cs);
     __syncthreads();
   }
@@ -1681,8 +1682,8 @@ struct CudaPlan {
   int K;       /* cluster: blocks per cluster */
   int LD_main; /* staged: the row pitch of func (LD is that of func_vec) */
   int64_t m_stream;
-  int CP, pvec; /* pipelined direct kernel: chunk pitch of its tile buffer (0: the
-                   plain direct kernel), 16-byte copies allowed by the layout */
+  int CP;     /* pipelined direct kernel: chunk pitch of its tile buffer (0: the
+                 plain direct kernel) */
   int reused; /* KParams::reused, from the layout */
   int threads;
   size_t smem;
@@ -2154,14 +2155,16 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
           if (ee && *ee) max_ext = atoll(ee);
         }
 #endif
-        bool pvec = (size_t)G * es >= 16 && L->nbatch > 0 &&
-                    (L->nbatch == 1 || L->bext[L->nbatch - 1] % G == 0);
-        for (int k = 0; k < 4 && pvec; ++k) {
+        /* the pipelined kernel's 16-byte tile copies need G adjacent systems
+           and rows of 16-byte multiples in every input */
+        bool layout_ok = (size_t)G * es >= 16 && L->nbatch > 0 &&
+                         (L->nbatch == 1 || L->bext[L->nbatch - 1] % G == 0);
+        for (int k = 0; k < 4 && layout_ok; ++k) {
           const int64_t ab = (L->axis_stride[k] < 0 ? -L->axis_stride[k] : L->axis_stride[k]) * (int64_t)es;
-          pvec = L->bstride[k][L->nbatch - 1] == 1 && ab % 16 == 0 &&
-                 (ab * n <= max_ext || ab % TRIDI_CUDA_PIPE_ROW_ALIGN == 0);
+          layout_ok = L->bstride[k][L->nbatch - 1] == 1 && ab % 16 == 0 &&
+                      (ab * n <= max_ext || ab % TRIDI_CUDA_PIPE_ROW_ALIGN == 0);
         }
-        const void *fp = pvec ? (f64 ? pick_direct_pipe<double>(M) : pick_direct_pipe<float>(M)) : NULL;
+        const void *fp = layout_ok ? (f64 ? pick_direct_pipe<double>(M) : pick_direct_pipe<float>(M)) : NULL;
         int per_sm = 0;
         if (fp && smem <= smem_max) {
           e = cudaFuncSetAttribute(fp, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
@@ -2173,7 +2176,6 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
           cp->func = fp;
           cp->smem = smem;
           cp->CP = CP;
-          cp->pvec = pvec;
           if ((int64_t)cp->grid > resident) cp->grid = (unsigned)resident;
           snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_direct_pipe_m%d_g%d_p%d_%s", M, G, P,
                    tn);
@@ -2365,8 +2367,8 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_execute(const struct tridi_plan_s 
     else
       e = cudaLaunchKernel(cp->func, dim3(cp->grid), dim3(cp->threads), argv, cp->smem, stream);
   } else if (cp->kind == K_DIRECT) {
-    int logG = cp->logG, logP = cp->logP, CP = cp->CP, pvec = cp->pvec;
-    void *argv[] = {&kp, &logG, &logP, &CP, &pvec};
+    int logG = cp->logG, logP = cp->logP, CP = cp->CP;
+    void *argv[] = {&kp, &logG, &logP, &CP}; /* the plain direct kernel takes the first three */
     e = cudaLaunchKernel(cp->func, dim3(cp->grid), dim3(cp->threads), argv, cp->smem, stream);
   } else if (cp->kind == K_SEG) {
     const SegCfg &sg = cp->seg;
