@@ -45,42 +45,40 @@ static tridi_cpu_class class_of(const tridi_layout *L, int lane_dim, int k) {
 
 /* Layout facts that set the group width and the TRANS tile depth.
  * trans: some operand is TRANS; aligned: every TRANS operand's systems start
- * a multiple of 64 bytes apart (contiguous systems; padded rows are not). */
-static void trans_facts(const struct tridi_plan_s *plan, int *trans, int *aligned) {
+ * a multiple of 64 bytes apart (contiguous systems; padded rows are not);
+ * inputs: a, b, c and d are all TRANS (the fused sweep applies). */
+static void trans_facts(const struct tridi_plan_s *plan, int *trans, int *aligned, int *inputs) {
   const int ld = lane_dim_of(&plan->lay);
   *trans = 0;
   *aligned = 1;
+  *inputs = 1;
   for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
     if (class_of(&plan->lay, ld, k) == TRIDI_CPU_TRANS) {
       *trans = 1;
       const int64_t ls = plan->lay.bstride[k][ld];
       if (((ls < 0 ? -ls : ls) * (int64_t)plan->esize) % 64 != 0) *aligned = 0;
+    } else if (k != TRIDI_OP_X) {
+      *inputs = 0;
     }
+  *inputs = *inputs && *trans;
 }
 
-/* AVX-512 group of a TRANS layout (contiguous systems): where every TRANS
- * operand's systems are 64-byte aligned, one vector per row (16 f32 / 8 f64
- * lanes); otherwise (padded rows) and for aligned f32 systems of 1-2 KiB, the
- * narrow group (U = 2).  The reads of a TRANS tile are one short run per lane
- * and operand; with 32 lanes x 4 operands the L2 streamer does not follow
- * them (`tridi_membench --tlanes 32` reads 51-61% of copy, 16 lanes 69-72% at
- * n >= 1024, Intel Xeon).  `tridi ab`, Intel Xeon (perf-log CPU v19): aligned
- * f32 n = 64/128 x1.12-1.16 (against the wide group), n >= 768 x1.07-1.26,
- * n = 256-512 x0.96-0.99; f64 n >= 64 x1.06-1.18; padded x0.88-1.06. */
-#define TRIDI_CPU_NARROW_F32_MIN_BYTES 1024
-#define TRIDI_CPU_NARROW_F32_MAX_BYTES 2048
+/* AVX-512 group of a TRANS layout (contiguous systems): one vector per row
+ * (16 f32 / 8 f64 lanes) where every TRANS operand's systems are 64-byte
+ * aligned or a, b, c, d are all TRANS (then with the fused sweep); the narrow
+ * group (U = 2) otherwise.  The reads of a TRANS tile are one short run per
+ * lane and operand; with 32 lanes x 4 operands the L2 streamer does not
+ * follow them (`tridi_membench --tlanes 32` reads 51-61% of copy, 16 lanes
+ * 69-72% at n >= 1024, Intel Xeon).  perf-log CPU v19/v20, `tridi ab` on the
+ * Intel Xeon VM against U = 2: contig f32 (fused) x1.08-1.23, f64 x1.06-1.18;
+ * padded (fused) f32 x1.07-1.31, f64 x1.07-1.21. */
 
 /* Vectors per row (U) of the AVX-512 group: 4 (VEC layouts), 2 or 1 (TRANS). */
 static int avx512_u_of(const struct tridi_plan_s *plan) {
-  int trans, aligned;
-  trans_facts(plan, &trans, &aligned);
-  const int64_t bytes = plan->lay.n * (int64_t)plan->esize;
+  int trans, aligned, inputs;
+  trans_facts(plan, &trans, &aligned, &inputs);
   int u = TRIDI_CPU_UNROLL_AVX512;
-  if (trans) {
-    const int narrow_f32 = plan->esize == 4 && bytes >= TRIDI_CPU_NARROW_F32_MIN_BYTES &&
-                           bytes <= TRIDI_CPU_NARROW_F32_MAX_BYTES;
-    u = aligned && !narrow_f32 ? 1 : TRIDI_CPU_UNROLL_AVX512_NARROW;
-  }
+  if (trans) u = aligned || inputs ? 1 : TRIDI_CPU_UNROLL_AVX512_NARROW;
 #ifdef TRIDI_CPU_TUNING
   const char *e = getenv("TRIDI_CPU_WIDE"); /* 1: the U = 4 kernel, 0: U = 2, for TRANS layouts */
   if (e && trans) u = atoi(e) ? TRIDI_CPU_UNROLL_AVX512 : TRIDI_CPU_UNROLL_AVX512_NARROW;
@@ -219,8 +217,8 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
       if (minrow < 0 || r < minrow) minrow = r;
     }
   const int near_rows = minrow >= 0 && minrow < 4096;
-  int trans, trans_al;
-  trans_facts(plan, &trans, &trans_al);
+  int trans, trans_al, trans_in;
+  trans_facts(plan, &trans, &trans_al, &trans_in);
   P->tile_rows = rows_of(plan);
   if (trans) {
     const int lines = trans_al ? TRIDI_CPU_TRANS_LINES_ALIGNED : TRIDI_CPU_TRANS_LINES;
@@ -284,17 +282,17 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
     if (e) P->pf_hint = atoi(e);
   }
 #endif
-  /* f64 with a, b, c, d all TRANS and 64-byte-aligned systems: the forward
-   * sweep loads the next tile as it goes (forward_tt, AVX-512 only).  Measured
-   * on Zen 4 (perf-log CPU v14): contig f64 n >= 256 x1.09-1.28; f32 (a 16 x 16
-   * transpose every second row) and padded f64 were slower or no faster. */
-  const int all_trans = P->cls[0] == TRIDI_CPU_TRANS && P->cls[1] == TRIDI_CPU_TRANS &&
-                        P->cls[2] == TRIDI_CPU_TRANS && P->cls[3] == TRIDI_CPU_TRANS;
-  P->fuse = all_trans && trans_al && plan->esize == 8;
+  /* a, b, c, d all TRANS: the forward sweep loads the next tile as it goes
+   * (forward_tt, AVX-512 only), with the one-vector group (avx512_u_of).
+   * Intel Xeon VM, perf-log CPU v20: f32 contig x1.08-1.23, padded f32
+   * x1.07-1.31 and f64 x1.07-1.21 against the unfused plans (on Zen 4, v14,
+   * only aligned f64 gained: there f32 ran it with 32 lanes and index-vector
+   * transposes, and GCC spilled the sweep state). */
+  P->fuse = trans_in;
 #ifdef TRIDI_CPU_TUNING
   {
     const char *e = getenv("TRIDI_CPU_FUSE");
-    if (e) P->fuse = all_trans && atoi(e);
+    if (e) P->fuse = trans_in && atoi(e);
   }
 #endif
   /* Short systems on TRANS layouts: a work item's first tile is prefetched by
