@@ -33,8 +33,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-enum { P_COPY, P_READ4, P_NTWRITE, P_STREAM4, P_THOMAS, P_PIPE, P_READ4T, P_NUM };
-static const char *const names[P_NUM] = {"copy", "read4", "ntwrite", "stream4", "thomas", "pipe", "read4t"};
+enum { P_COPY, P_READ4, P_NTWRITE, P_STREAM4, P_THOMAS, P_PIPE, P_READ4T, P_READ4S, P_NUM };
+static const char *const names[P_NUM] = {"copy", "read4", "ntwrite", "stream4", "thomas", "pipe", "read4t", "read4s"};
 
 typedef struct {
   float *a, *b, *c, *d, *x, *src, *dst;
@@ -42,6 +42,7 @@ typedef struct {
   int n;      /* rows per block (system length) */
   int chunk;  /* rows per turn of the pipelined variant */
   int tlanes, tlines, tpf; /* read4t: systems per group, lines per system per tile, prefetch */
+  int swidth, stile, spf;  /* read4s: strip width (floats), rows per tile, prefetch rows ahead */
 } bufs;
 
 #define LANES 64 /* lanes per block row: 4 vectors of 16 */
@@ -145,6 +146,26 @@ static double run(int p, const bufs *B) {
                 acc = _mm512_add_ps(acc, _mm512_load_ps(ops[o] + k * grp + (size_t)l * n + r0 + r));
         }
       total += _mm512_reduce_add_ps(acc);
+    } else if (p == P_READ4S) {
+      /* interleaved systems: the arrays are n rows of N / n floats; a work
+       * item reads a strip of swidth floats of every row, stile rows at a
+       * time per operand (as the VEC sweep of interleaved data) */
+      const size_t W = (size_t)B->swidth, rowlen = B->N / (size_t)B->n;
+      const int KT = B->stile, n = B->n;
+      range(rowlen / W, &lo, &hi);
+      __m512 acc = _mm512_setzero_ps();
+      const float *ops[4] = {B->a, B->b, B->c, B->d};
+      for (size_t k = lo; k < hi; ++k)
+        for (int r0 = 0; r0 < n; r0 += KT)
+          for (int r = r0; r < r0 + KT && r < n; ++r)
+            for (int o = 0; o < 4; ++o) {
+              const float *q = ops[o] + (size_t)r * rowlen + k * W;
+              if (B->spf && r + B->spf < n)
+                for (size_t j = 0; j < W; j += 16)
+                  _mm_prefetch((const char *)(q + (size_t)B->spf * rowlen + j), _MM_HINT_T1);
+              for (size_t j = 0; j < W; j += 16) acc = _mm512_add_ps(acc, _mm512_load_ps(q + j));
+            }
+      total += _mm512_reduce_add_ps(acc);
     } else {
       const size_t blk = (size_t)B->n * LANES;
       range(B->N / blk, &lo, &hi);
@@ -187,7 +208,8 @@ static int cmp(const void *x, const void *y) {
 
 int main(int argc, char **argv) {
   double size_mb = 512;
-  int rounds = 7, n = 256, chunk = 4, thp = 1, tlanes = 16, tlines = 2, tpf = 1;
+  int rounds = 7, n = 256, chunk = 4, thp = 1, tlanes = 16, tlines = 2, tpf = 1, swidth = 512,
+      stile = 16, spf = 16;
   static const struct option longopts[] = {{"size-mb", required_argument, NULL, 's'},
                                             {"rounds", required_argument, NULL, 'r'},
                                             {"n", required_argument, NULL, 'n'},
@@ -196,6 +218,9 @@ int main(int argc, char **argv) {
                                             {"tlanes", required_argument, NULL, 'G'},
                                             {"tlines", required_argument, NULL, 'L'},
                                             {"tpf", required_argument, NULL, 'P'},
+                                            {"swidth", required_argument, NULL, 'W'},
+                                            {"stile", required_argument, NULL, 'K'},
+                                            {"spf", required_argument, NULL, 'F'},
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
   int ch;
@@ -209,6 +234,9 @@ int main(int argc, char **argv) {
       case 'G': tlanes = atoi(optarg); break;
       case 'L': tlines = atoi(optarg); break;
       case 'P': tpf = atoi(optarg); break;
+      case 'W': swidth = atoi(optarg); break;
+      case 'K': stile = atoi(optarg); break;
+      case 'F': spf = atoi(optarg); break;
       default:
         fprintf(ch == 'h' ? stdout : stderr,
                 "usage: tridi_membench [--size-mb M (512)] [--rounds R (7)] [--n ROWS (256)]\n"
@@ -218,7 +246,8 @@ int main(int argc, char **argv) {
     }
   }
   if (size_mb <= 0 || rounds < 1 || rounds > 1000 || n < 1 || chunk < 1 || tlanes < 1 ||
-      64 % tlanes != 0 || tlines < 1 || tpf < 0 || tpf > 5) {
+      64 % tlanes != 0 || tlines < 1 || tpf < 0 || tpf > 5 || swidth < 16 ||
+      swidth % 16 != 0 || stile < 1 || spf < 0) {
     fprintf(stderr, "tridi_membench: bad option value\n");
     return 2;
   }
@@ -234,6 +263,9 @@ int main(int argc, char **argv) {
   B.tlanes = tlanes;
   B.tlines = tlines;
   B.tpf = tpf;
+  B.swidth = swidth;
+  B.stile = stile;
+  B.spf = spf;
   float **arr[7] = {&B.a, &B.b, &B.c, &B.d, &B.x, &B.src, &B.dst};
   for (int k = 0; k < 7; ++k) {
     const size_t len = (k < 5 ? B.N : 2 * B.N) * sizeof(float);
@@ -260,7 +292,8 @@ int main(int argc, char **argv) {
   }
   const double bytes[P_NUM] = {16.0 * (double)B.N, 16.0 * (double)B.N, 4.0 * (double)B.N,
                                20.0 * (double)B.N, 20.0 * (double)B.N, 20.0 * (double)B.N,
-                               16.0 * (double)B.N};
+                               16.0 * (double)B.N,
+                               16.0 * (double)n * (double)((B.N / (size_t)n) / (size_t)swidth * (size_t)swidth)};
   double *t = malloc(sizeof(double) * (size_t)rounds * P_NUM);
   if (t == NULL) return 1;
   for (int p = 0; p < P_NUM; ++p) (void)run(p, &B); /* warm-up */

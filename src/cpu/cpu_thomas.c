@@ -82,8 +82,9 @@ static int avx512_u_of(const struct tridi_plan_s *plan) {
 #ifdef TRIDI_CPU_TUNING
   const char *e = getenv("TRIDI_CPU_WIDE"); /* 1: the U = 4 kernel, 0: U = 2, for TRANS layouts */
   if (e && trans) u = atoi(e) ? TRIDI_CPU_UNROLL_AVX512 : TRIDI_CPU_UNROLL_AVX512_NARROW;
-  e = getenv("TRIDI_CPU_TRANS_U"); /* 1, 2 or 4 vectors per row for TRANS layouts */
-  if (e && trans) {
+  /* 1, 2 or 4 vectors per row, for TRANS layouts / for the others */
+  e = getenv(trans ? "TRIDI_CPU_TRANS_U" : "TRIDI_CPU_VEC_U");
+  if (e) {
     const int v = atoi(e);
     if (v == 1 || v == TRIDI_CPU_UNROLL_AVX512_NARROW || v == TRIDI_CPU_UNROLL_AVX512) u = v;
   }
@@ -111,12 +112,19 @@ static size_t scratch_bytes(const struct tridi_plan_s *plan, int S, int KT) {
                  es);
 }
 
-/* c'/d' scratch a thread may use for the sub-groups of a VEC work item.  Wider
- * row runs (more sub-groups) beat keeping c'/d' in L2: 4 MiB (twice the L2 of
- * the development VM, so partly in L3) measured 12-28% faster than 1 MiB for
- * interleaved data and the f64 middle axis at n >= 1024, equal elsewhere
- * (docs/perf-log.md, v8). */
+/* c'/d' scratch a thread may use for the sub-groups of a VEC work item whose
+ * rows are less than 4 KiB apart (a middle axis).  Wider row runs (more
+ * sub-groups) beat keeping c'/d' in L2 there: 4 MiB measured 12-28% faster
+ * than 1 MiB for the f64 middle axis at n >= 1024 on the first Intel VM
+ * (docs/perf-log.md, v8), and 512 KiB x0.87-0.95 on the Intel Xeon (v21). */
 #define TRIDI_CPU_SCRATCH_BUDGET ((size_t)4 << 20)
+/* Rows 4 KiB or more apart (interleaved data): at most this much c'/d' per
+ * work item, so that it stays in L2.  Against 4 MiB (the rule before, chosen
+ * on earlier hosts, perf-log v9/v13), `tridi ab` on the Intel Xeon VM (2 MB
+ * L2): f32 x1.06-1.35, f64 x1.06-1.26 at n >= 128; 256 KiB x1.02-1.07 over
+ * 512 KiB at n = 128-512 (perf-log CPU v21).  Fewer lanes a group instead
+ * (U = 2 or 1) measured x0.88-1.01 / x0.60-0.70. */
+#define TRIDI_CPU_SCRATCH_BUDGET_FAR ((size_t)256 << 10)
 /* Lines of each system a TRANS tile reads per visit: 2 where the systems are
  * 64-byte aligned (the five tiles then take 20 KB of a 32 KB L1D at f32 with
  * the narrow group; 4 lines took 40 KB; with one vector per row, 4 lines were
@@ -195,9 +203,16 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
    * one run of S x 64 bytes per operand (whole pages for a middle axis, far
    * fewer page and stream switches for interleaved data), as long as their
    * c'/d' scratch fits the budget. */
+  int64_t minrow = -1; /* bytes between the rows of the closest VEC operand */
+  for (int k = 0; k < 4; ++k)
+    if (P->cls[k] == TRIDI_CPU_VEC) {
+      const int64_t as = P->astride[k] < 0 ? -P->astride[k] : P->astride[k];
+      const int64_t r = as * (int64_t)plan->esize;
+      if (minrow < 0 || r < minrow) minrow = r;
+    }
   P->sub = 1;
   if (P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC) {
-    size_t budget = TRIDI_CPU_SCRATCH_BUDGET;
+    size_t budget = minrow >= 4096 ? TRIDI_CPU_SCRATCH_BUDGET_FAR : TRIDI_CPU_SCRATCH_BUDGET;
 #ifdef TRIDI_CPU_TUNING
     const char *e = getenv("TRIDI_CPU_BUDGET_KB");
     if (e) budget = (size_t)atoll(e) << 10;
@@ -209,13 +224,6 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   }
   /* TRANS operands: tiles of R x K rows, so that each visit of a system
    * reads R consecutive lines (see docs/perf-log.md) */
-  int64_t minrow = -1; /* bytes between the rows of the closest VEC operand */
-  for (int k = 0; k < 4; ++k)
-    if (P->cls[k] == TRIDI_CPU_VEC) {
-      const int64_t as = P->astride[k] < 0 ? -P->astride[k] : P->astride[k];
-      const int64_t r = as * (int64_t)plan->esize;
-      if (minrow < 0 || r < minrow) minrow = r;
-    }
   const int near_rows = minrow >= 0 && minrow < 4096;
   int trans, trans_al, trans_in;
   trans_facts(plan, &trans, &trans_al, &trans_in);
