@@ -138,6 +138,12 @@ static size_t scratch_bytes(const struct tridi_plan_s *plan, int S, int KT) {
  * (f64: 2 K; f32: K), so each page visit reads a longer run of rows (Zen 4,
  * perf-log CPU v13: f64 x1.02-x1.07; KT = K before). */
 #define TRIDI_CPU_VEC_FAR_ROWS 16
+/* Fused TRANS systems of at most this many bytes: the last tile's sweep of a
+ * work item loads the next item's first tile.  Intel Xeon VM, perf-log CPU
+ * v22: contig f32 n = 64 / 128 x1.07 / x1.02, padded f32 n = 64 / 128 / 256
+ * x1.13 / x1.08 / x1.03, padded f64 n = 64 x1.09; systems of 2 KiB or more
+ * x0.96-1.01. */
+#define TRIDI_CPU_CHAIN_BYTES 1024
 /* TRANS systems of at most this many bytes: prefetch the next work item's first tile. */
 #define TRIDI_CPU_PF_NEXT_BYTES 4096
 /* Beyond this much scratch per thread, AUTO prefers cpu_thomas_ref. */
@@ -297,10 +303,16 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
    * only aligned f64 gained: there f32 ran it with 32 lanes and index-vector
    * transposes, and GCC spilled the sweep state). */
   P->fuse = trans_in;
+  /* ... and, for systems of at most TRIDI_CPU_CHAIN_BYTES, across work items:
+   * the last tile's sweep loads the next item's first tile (prefetched when
+   * the item starts) */
+  P->chain = L->n * (int64_t)plan->esize <= TRIDI_CPU_CHAIN_BYTES;
 #ifdef TRIDI_CPU_TUNING
   {
     const char *e = getenv("TRIDI_CPU_FUSE");
     if (e) P->fuse = trans_in && atoi(e);
+    e = getenv("TRIDI_CPU_CHAIN");
+    if (e) P->chain = atoi(e);
   }
 #endif
   /* Short systems on TRANS layouts: a work item's first tile is prefetched by
