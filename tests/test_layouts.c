@@ -382,9 +382,13 @@ static void test_large(void **state) {
   (void)state;
   tt_config cfg[TT_MAX_CONFIGS];
   const int nc = tt_configs(cfg);
-  for (int lay = 0; lay < 4; ++lay) {
+  for (int lay = 0; lay < 5; ++lay) {
     tt_layout L;
-    if (lay == 3) { /* f32 interleaved: 1031 x 16411 floats = 68 MB */
+    if (lay == 4) { /* f32 middle axis, rows of 64 floats (whole lines): 260 x 1031 x 64 floats
+                       = 68 MB; x is streamed by the backward sweep itself (AVX-512) */
+      const int64_t shape[] = {260, 1031, 64};
+      tt_layout_packed(&L, "large middle axis", TRIDI_F32, 3, shape, 1);
+    } else if (lay == 3) { /* f32 interleaved: 1031 x 16411 floats = 68 MB */
       const int64_t shape[] = {1031, 16411};
       tt_layout_packed(&L, "large interleaved", TRIDI_F32, 2, shape, 0);
     } else if (lay == 0) { /* f32 contiguous systems, padded rows: 8197 x 2051 floats = 67 MB */

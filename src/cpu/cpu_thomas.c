@@ -307,12 +307,15 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
    * the last tile's sweep loads the next item's first tile (prefetched when
    * the item starts) */
   P->chain = L->n * (int64_t)plan->esize <= TRIDI_CPU_CHAIN_BYTES;
+  P->x_direct = 1;
 #ifdef TRIDI_CPU_TUNING
   {
     const char *e = getenv("TRIDI_CPU_FUSE");
     if (e) P->fuse = trans_in && atoi(e);
     e = getenv("TRIDI_CPU_CHAIN");
     if (e) P->chain = atoi(e);
+    e = getenv("TRIDI_CPU_X_DIRECT");
+    if (e) P->x_direct = atoi(e);
   }
 #endif
   /* Short systems on TRANS layouts: a work item's first tile is prefetched by
