@@ -8,9 +8,10 @@
  *   read4     four arrays read (16 B per element)
  *   ntwrite   one array written with non-temporal stores (4 B per element)
  *   stream4   read a, b, c, d and write x non-temporally in one pass (20 B)
- *   thomas    a real Thomas solve on blocks of n rows x 64 lanes (the middle
- *             axis of a 3-D array): forward sweep to an L2 scratch, then the
- *             backward sweep writing x (non-temporal, rows descending)
+ *   thomas    a real Thomas solve on blocks of n rows x --lanes lanes (16, 32
+ *             or 64; the middle axis of a 3-D array): forward sweep to an L2
+ *             scratch, then the backward sweep writing x (non-temporal, rows
+ *             descending)
  *   pipe      the same, with the forward sweep of block b alternating every
  *             --chunk rows with the backward sweep of block b - 1
  *   read4t    four arrays of contiguous systems of n rows read in the order
@@ -19,6 +20,9 @@
  *             prefetch, 1/2: prefetcht1/t0 of the next tile's lines, 3/4/5:
  *             the next group's lines in address order (t1/t2/t0) spread over
  *             the tiles
+ *   read4s    interleaved systems, (n, N / n) arrays: a work item reads a strip
+ *             of --swidth floats of every row, --stile rows a turn, with
+ *             prefetcht1 --spf rows ahead (0: none)
  * Buffers are on transparent huge pages (as in tridi bench) unless --no-thp.
  * Output: GB/s (5 words per unknown for stream4, thomas and pipe) and % of the
  * copy.  docs/perf-log.md (CPU v17) has the figures of the development VM and
@@ -43,9 +47,15 @@ typedef struct {
   int chunk;  /* rows per turn of the pipelined variant */
   int tlanes, tlines, tpf; /* read4t: systems per group, lines per system per tile, prefetch */
   int swidth, stile, spf;  /* read4s: strip width (floats), rows per tile, prefetch rows ahead */
+  int lanes;               /* thomas, pipe: lanes per block row (16, 32, 64) */
 } bufs;
 
-#define LANES 64 /* lanes per block row: 4 vectors of 16 */
+#define LANES 64 /* most lanes per block row (--lanes 16, 32 or 64: 1, 2 or 4 vectors of 16) */
+#if defined(__GNUC__)
+#define MB_INLINE static inline __attribute__((always_inline))
+#else
+#define MB_INLINE static inline
+#endif
 
 static void range(size_t total, size_t *lo, size_t *hi) {
   const int t = omp_get_thread_num(), T = omp_get_num_threads();
@@ -53,32 +63,58 @@ static void range(size_t total, size_t *lo, size_t *hi) {
   *hi = total * (size_t)(t + 1) / (size_t)T;
 }
 
-/* forward sweep of rows [r0, r1) of one block (rows of LANES floats) */
-static void fwd_rows(const float *a, const float *b, const float *c, const float *d, float *cpdp,
-                     int r0, int r1, __m512 *cp, __m512 *dp) {
+/* forward sweep of rows [r0, r1) of one block (rows of L floats) */
+MB_INLINE void fwd_rows(const float *a, const float *b, const float *c, const float *d, float *cpdp,
+                        int r0, int r1, __m512 *cp, __m512 *dp, const int L) {
   const __m512 one = _mm512_set1_ps(1.f);
   for (int r = r0; r < r1; ++r)
-    for (int u = 0; u < 4; ++u) {
-      const size_t o = (size_t)r * LANES + (size_t)u * 16;
+    for (int u = 0; u < L / 16; ++u) {
+      const size_t o = (size_t)r * (size_t)L + (size_t)u * 16;
       const __m512 av = _mm512_load_ps(a + o);
       const __m512 m = _mm512_fnmadd_ps(av, cp[u], _mm512_load_ps(b + o));
       const __m512 rr = _mm512_div_ps(one, m);
       cp[u] = _mm512_mul_ps(_mm512_load_ps(c + o), rr);
       dp[u] = _mm512_mul_ps(_mm512_fnmadd_ps(av, dp[u], _mm512_load_ps(d + o)), rr);
       _mm512_store_ps(cpdp + 2 * o - (size_t)u * 16, cp[u]);
-      _mm512_store_ps(cpdp + 2 * o - (size_t)u * 16 + LANES, dp[u]);
+      _mm512_store_ps(cpdp + 2 * o - (size_t)u * 16 + L, dp[u]);
     }
 }
 
 /* backward sweep of rows [r0, r1) of one block, rows descending */
-static void bwd_rows(const float *cpdp, float *x, int r0, int r1, __m512 *xv) {
+MB_INLINE void bwd_rows(const float *cpdp, float *x, int r0, int r1, __m512 *xv, const int L) {
   for (int r = r1 - 1; r >= r0; --r)
-    for (int u = 0; u < 4; ++u) {
-      const size_t o = (size_t)r * LANES + (size_t)u * 16;
+    for (int u = 0; u < L / 16; ++u) {
+      const size_t o = (size_t)r * (size_t)L + (size_t)u * 16;
       const float *q = cpdp + 2 * o - (size_t)u * 16;
-      xv[u] = _mm512_fnmadd_ps(_mm512_load_ps(q), xv[u], _mm512_load_ps(q + LANES));
+      xv[u] = _mm512_fnmadd_ps(_mm512_load_ps(q), xv[u], _mm512_load_ps(q + L));
       _mm512_stream_ps(x + o, xv[u]);
     }
+}
+
+/* the thomas / pipe patterns on blocks [lo, hi) of n rows x L lanes */
+MB_INLINE void solve_blocks(int p, const bufs *B, size_t lo, size_t hi, float *scr, const int L) {
+  const size_t blk = (size_t)B->n * (size_t)L;
+  __m512 cp[4], dp[4], xv[4];
+  if (p == P_THOMAS) {
+    for (size_t k = lo; k < hi; ++k) {
+      const size_t o = k * blk;
+      for (int u = 0; u < 4; ++u) cp[u] = dp[u] = xv[u] = _mm512_setzero_ps();
+      fwd_rows(B->a + o, B->b + o, B->c + o, B->d + o, scr, 0, B->n, cp, dp, L);
+      bwd_rows(scr, B->x + o, 0, B->n, xv, L);
+    }
+    return;
+  }
+  for (size_t k = lo; k <= hi; ++k) {
+    float *sc = scr + (k & 1) * 2 * blk, *sp = scr + ((k + 1) & 1) * 2 * blk;
+    for (int u = 0; u < 4; ++u) cp[u] = dp[u] = xv[u] = _mm512_setzero_ps();
+    for (int j = 0; j < B->n; j += B->chunk) {
+      const int j1 = j + B->chunk < B->n ? j + B->chunk : B->n;
+      if (k < hi)
+        fwd_rows(B->a + k * blk, B->b + k * blk, B->c + k * blk, B->d + k * blk, sc, j, j1, cp, dp,
+                 L);
+      if (k > lo) bwd_rows(sp, B->x + (k - 1) * blk, B->n - j1, B->n - j, xv, L);
+    }
+  }
 }
 
 static volatile float membench_sink;
@@ -167,30 +203,14 @@ static double run(int p, const bufs *B) {
             }
       total += _mm512_reduce_add_ps(acc);
     } else {
-      const size_t blk = (size_t)B->n * LANES;
+      const size_t blk = (size_t)B->n * (size_t)B->lanes;
       range(B->N / blk, &lo, &hi);
       float *scr = aligned_alloc(64, 2 * 2 * blk * sizeof(float));
       if (scr != NULL) {
-        __m512 cp[4], dp[4], xv[4];
-        if (p == P_THOMAS) {
-          for (size_t k = lo; k < hi; ++k) {
-            const size_t o = k * blk;
-            for (int u = 0; u < 4; ++u) cp[u] = dp[u] = xv[u] = _mm512_setzero_ps();
-            fwd_rows(B->a + o, B->b + o, B->c + o, B->d + o, scr, 0, B->n, cp, dp);
-            bwd_rows(scr, B->x + o, 0, B->n, xv);
-          }
-        } else {
-          for (size_t k = lo; k <= hi; ++k) {
-            float *sc = scr + (k & 1) * 2 * blk, *sp = scr + ((k + 1) & 1) * 2 * blk;
-            for (int u = 0; u < 4; ++u) cp[u] = dp[u] = xv[u] = _mm512_setzero_ps();
-            for (int j = 0; j < B->n; j += B->chunk) {
-              const int j1 = j + B->chunk < B->n ? j + B->chunk : B->n;
-              if (k < hi)
-                fwd_rows(B->a + k * blk, B->b + k * blk, B->c + k * blk, B->d + k * blk, sc, j, j1,
-                         cp, dp);
-              if (k > lo) bwd_rows(sp, B->x + (k - 1) * blk, B->n - j1, B->n - j, xv);
-            }
-          }
+        switch (B->lanes) { /* constant lane counts: the sweeps' loops unrolled */
+          case 16: solve_blocks(p, B, lo, hi, scr, 16); break;
+          case 32: solve_blocks(p, B, lo, hi, scr, 32); break;
+          default: solve_blocks(p, B, lo, hi, scr, 64); break;
         }
         free(scr);
       }
@@ -209,7 +229,7 @@ static int cmp(const void *x, const void *y) {
 int main(int argc, char **argv) {
   double size_mb = 512;
   int rounds = 7, n = 256, chunk = 4, thp = 1, tlanes = 16, tlines = 2, tpf = 1, swidth = 512,
-      stile = 16, spf = 16;
+      stile = 16, spf = 16, lanes = 64;
   static const struct option longopts[] = {{"size-mb", required_argument, NULL, 's'},
                                             {"rounds", required_argument, NULL, 'r'},
                                             {"n", required_argument, NULL, 'n'},
@@ -219,6 +239,7 @@ int main(int argc, char **argv) {
                                             {"tlines", required_argument, NULL, 'L'},
                                             {"tpf", required_argument, NULL, 'P'},
                                             {"swidth", required_argument, NULL, 'W'},
+                                            {"lanes", required_argument, NULL, 'l'},
                                             {"stile", required_argument, NULL, 'K'},
                                             {"spf", required_argument, NULL, 'F'},
                                             {"help", no_argument, NULL, 'h'},
@@ -235,19 +256,23 @@ int main(int argc, char **argv) {
       case 'L': tlines = atoi(optarg); break;
       case 'P': tpf = atoi(optarg); break;
       case 'W': swidth = atoi(optarg); break;
+      case 'l': lanes = atoi(optarg); break;
       case 'K': stile = atoi(optarg); break;
       case 'F': spf = atoi(optarg); break;
       default:
         fprintf(ch == 'h' ? stdout : stderr,
                 "usage: tridi_membench [--size-mb M (512)] [--rounds R (7)] [--n ROWS (256)]\n"
                 "                      [--chunk ROWS (4)] [--no-thp] [--tlanes G (16)]\n"
-                "                      [--tlines L (2)] [--tpf 0..5 (1)]   (threads: OMP_NUM_THREADS)\n");
+                "                      [--tlines L (2)] [--tpf 0..5 (1)] [--swidth W (512)]\n"
+                "                      [--stile R (16)] [--spf R (16)] [--lanes 16|32|64 (64)]\n"
+                "                      (threads: OMP_NUM_THREADS)\n");
         return ch == 'h' ? 0 : 2;
     }
   }
   if (size_mb <= 0 || rounds < 1 || rounds > 1000 || n < 1 || chunk < 1 || tlanes < 1 ||
       64 % tlanes != 0 || tlines < 1 || tpf < 0 || tpf > 5 || swidth < 16 ||
-      swidth % 16 != 0 || stile < 1 || spf < 0) {
+      swidth % 16 != 0 || stile < 1 || spf < 0 ||
+      (lanes != 16 && lanes != 32 && lanes != 64)) {
     fprintf(stderr, "tridi_membench: bad option value\n");
     return 2;
   }
@@ -266,6 +291,7 @@ int main(int argc, char **argv) {
   B.swidth = swidth;
   B.stile = stile;
   B.spf = spf;
+  B.lanes = lanes;
   float **arr[7] = {&B.a, &B.b, &B.c, &B.d, &B.x, &B.src, &B.dst};
   for (int k = 0; k < 7; ++k) {
     const size_t len = (k < 5 ? B.N : 2 * B.N) * sizeof(float);
@@ -301,7 +327,7 @@ int main(int argc, char **argv) {
     for (int p = 0; p < P_NUM; ++p) t[p * rounds + r] = run(p, &B);
   printf("# tridi_membench: %d threads, %.0f MiB per pattern, block %d rows x %d lanes, chunk %d, "
          "median of %d rounds\n",
-         omp_get_max_threads(), 5.0 * (double)B.N * sizeof(float) / 1048576.0, n, LANES, chunk,
+         omp_get_max_threads(), 5.0 * (double)B.N * sizeof(float) / 1048576.0, n, lanes, chunk,
          rounds);
   double copy = 0;
   for (int p = 0; p < P_NUM; ++p) {
