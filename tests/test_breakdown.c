@@ -123,6 +123,13 @@ static void build(tt_layout *L, int which, tridi_dtype dt, int64_t n, int64_t B)
       tt_layout_shared(L, "middle padded", dt, 3, sh, 1, st);
       break;
     }
+    case 4: { /* middle axis of whole lane groups (64 f32 / 32 f64 wide): the CPU
+                 kernel's software-pipelined work items (AVX-512) */
+      const int64_t X = dt == TRIDI_F64 ? 32 : 64;
+      const int64_t sh[] = {(B + X - 1) / X, n, X};
+      tt_layout_packed(L, "middle axis, whole groups", dt, 3, sh, 1);
+      break;
+    }
     default: {
       const int64_t sh[] = {B, n};
       const int64_t sa[] = {-n, 1}, sb[] = {1, -B}, sd[] = {2 * n, -2}, sx[] = {1, B + 1};
@@ -214,7 +221,7 @@ static void test_breakdown(void **state) {
   static const int64_t ns[] = {1, 2, 3, 5, 17, 64, 300};
   uint64_t k = 0;
   for (int t = 0; t < 2; ++t)
-    for (int lay = 0; lay < 4; ++lay)
+    for (int lay = 0; lay < 5; ++lay)
       for (size_t in = 0; in < sizeof ns / sizeof ns[0]; ++in)
         for (int variant = 0; variant < 3; ++variant) {
           tt_layout L;
@@ -233,8 +240,10 @@ static void test_breakdown(void **state) {
 static void test_breakdown_large_batch(void **state) {
   (void)state;
   uint64_t k = 0;
+  static const int lays[] = {0, 1, 4};
   for (int t = 0; t < 2; ++t)
-    for (int lay = 0; lay < 2; ++lay) {
+    for (int li = 0; li < 3; ++li) {
+      const int lay = lays[li];
       const int64_t n = 33, B = 1037;
       tt_layout L;
       build(&L, lay, t ? TRIDI_F64 : TRIDI_F32, n, B);

@@ -72,6 +72,9 @@ typedef struct tridi_cpu_thomas_priv {
   int fuse;             /* a, b, c, d all TRANS: the forward sweep loads the next tile (AVX-512) */
   int chain;            /* fused sweep: the last tile's sweep loads the next work item's first */
   int x_direct;         /* VEC x in whole lines: the backward sweep streams x (AVX-512) */
+  int pipe;             /* rows of pipe_rows: the backward sweep of one work item alternates
+                           with the forward sweep of the next (all VEC, S = 1, AVX-512) */
+  int pipe_rows;
   int pf_next;          /* prefetch the next work item's first TRANS tiles before the backward sweep */
   size_t scratch_bytes; /* per thread, multiple of 64 */
   tridi_cpu_kernel_fn kernel;
