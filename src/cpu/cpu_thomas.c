@@ -144,10 +144,10 @@ static size_t scratch_bytes(const struct tridi_plan_s *plan, int S, int KT) {
  * x1.13 / x1.08 / x1.03, padded f64 n = 64 x1.09; systems of 2 KiB or more
  * x0.96-1.01. */
 #define TRIDI_CPU_CHAIN_BYTES 1024
-/* Software-pipelined work items (all VEC, one group an item, rows < 4 KiB
- * apart) where their two c'/d' scratches take at most this many bytes.  Intel
- * Xeon VM (2 MB L2), perf-log CPU v24: f32 middle axis n = 64-768 x1.06-1.12
- * (two scratches of 32-768 KiB), n = 1024 / 4096 (1 / 4 MiB) x0.97-0.99. */
+/* Software-pipelined work items (all VEC, rows < 4 KiB apart) where their
+ * two c'/d' scratches take at most this many bytes.  Intel Xeon VM (2 MB L2),
+ * perf-log CPU v24: middle axis f32 n = 64-768 x1.05-1.10, f64 n = 64-256
+ * x1.07-1.08; two scratches of 1 MiB (f32 n = 1024) x1.00. */
 #define TRIDI_CPU_PIPE_SCRATCH ((uint64_t)768 << 10)
 /* TRANS systems of at most this many bytes: prefetch the next work item's first tile. */
 #define TRIDI_CPU_PF_NEXT_BYTES 4096
@@ -259,14 +259,14 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   }
 #endif
   /* Software pipelining of work items (perf-log CPU v24): every operand VEC,
-   * one group a work item, rows close together (a middle axis); two c'/d'
-   * scratches and sweep states. */
+   * rows close together (a middle axis); two c'/d' scratches and sweep states. */
   {
     int all_vec = 1;
     for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
       if (P->cls[k] != TRIDI_CPU_VEC) all_vec = 0;
-    const uint64_t two = 2 * (uint64_t)L->n * 2 * (uint64_t)G * (uint64_t)plan->esize;
-    P->pipe = all_vec && P->sub == 1 && near_rows && plan->simd == TRIDI_SIMD_AVX512 &&
+    const uint64_t two =
+        2 * (uint64_t)P->sub * (uint64_t)L->n * 2 * (uint64_t)G * (uint64_t)plan->esize;
+    P->pipe = all_vec && near_rows && plan->simd == TRIDI_SIMD_AVX512 &&
               two <= TRIDI_CPU_PIPE_SCRATCH;
     P->pipe_rows = 4;
 #ifdef TRIDI_CPU_TUNING
@@ -276,7 +276,7 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
     if (e && atoi(e) > 0) P->pipe_rows = atoi(e);
 #endif
   }
-  const size_t scr = scratch_bytes(plan, P->pipe ? 2 : P->sub, P->tile_rows);
+  const size_t scr = scratch_bytes(plan, P->pipe ? 2 * P->sub : P->sub, P->tile_rows);
   const size_t ws = scr ? tridi_run_systems_ws_bytes(plan, scr) : 0;
   if (ws == 0) {
     free(P);
