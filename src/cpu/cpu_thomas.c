@@ -262,11 +262,16 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
    * rows close together (a middle axis); two c'/d' scratches and sweep states. */
   {
     int all_vec = 1;
+    P->pipe_far = 0;
+#ifdef TRIDI_CPU_TUNING
+    const char *ef = getenv("TRIDI_CPU_PIPE_FAR");
+    if (ef) P->pipe_far = atoi(ef);
+#endif
     for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
       if (P->cls[k] != TRIDI_CPU_VEC) all_vec = 0;
     const uint64_t two =
         2 * (uint64_t)P->sub * (uint64_t)L->n * 2 * (uint64_t)G * (uint64_t)plan->esize;
-    P->pipe = all_vec && near_rows && plan->simd == TRIDI_SIMD_AVX512 &&
+    P->pipe = all_vec && (near_rows || P->pipe_far) && plan->simd == TRIDI_SIMD_AVX512 &&
               two <= TRIDI_CPU_PIPE_SCRATCH;
     P->pipe_rows = 4;
 #ifdef TRIDI_CPU_TUNING

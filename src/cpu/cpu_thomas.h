@@ -75,6 +75,7 @@ typedef struct tridi_cpu_thomas_priv {
   int pipe;             /* rows of pipe_rows: the backward sweep of one work item alternates
                            with the forward sweep of the next (all VEC, S = 1, AVX-512) */
   int pipe_rows;
+  int pipe_far;         /* tuning only: pipeline rows >= 4 KiB apart too */
   int pf_next;          /* prefetch the next work item's first TRANS tiles before the backward sweep */
   size_t scratch_bytes; /* per thread, multiple of 64 */
   tridi_cpu_kernel_fn kernel;
