@@ -227,7 +227,7 @@ static int cmp(const void *x, const void *y) {
 }
 
 int main(int argc, char **argv) {
-  double size_mb = 512;
+  double size_mb = 1024; /* as tridi bench */
   int rounds = 7, n = 256, chunk = 4, thp = 1, tlanes = 16, tlines = 2, tpf = 1, swidth = 512,
       stile = 16, spf = 16, lanes = 64;
   static const struct option longopts[] = {{"size-mb", required_argument, NULL, 's'},
@@ -261,7 +261,7 @@ int main(int argc, char **argv) {
       case 'F': spf = atoi(optarg); break;
       default:
         fprintf(ch == 'h' ? stdout : stderr,
-                "usage: tridi_membench [--size-mb M (512)] [--rounds R (7)] [--n ROWS (256)]\n"
+                "usage: tridi_membench [--size-mb M (1024)] [--rounds R (7)] [--n ROWS (256)]\n"
                 "                      [--chunk ROWS (4)] [--no-thp] [--tlanes G (16)]\n"
                 "                      [--tlines L (2)] [--tpf 0..5 (1)] [--swidth W (512)]\n"
                 "                      [--stile R (16)] [--spf R (16)] [--lanes 16|32|64 (64)]\n"
