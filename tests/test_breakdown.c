@@ -126,7 +126,6 @@ static void build(tt_layout *L, int which, tridi_dtype dt, int64_t n, int64_t B)
     case 4: { /* middle axis 64 wide, whole lane groups (one of 64 f32, two of 32 f64
                  a row): the CPU kernel's software-pipelined work items (AVX-512) */
       const int64_t X = 64;
-      (void)dt;
       const int64_t sh[] = {(B + X - 1) / X, n, X};
       tt_layout_packed(L, "middle axis, whole groups", dt, 3, sh, 1);
       break;

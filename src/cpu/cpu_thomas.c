@@ -261,24 +261,23 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   /* Software pipelining of work items (perf-log CPU v24): every operand VEC,
    * rows close together (a middle axis); two c'/d' scratches and sweep states. */
   {
-    int all_vec = 1;
-    P->pipe_far = 0;
+    int all_vec = 1, pipe_far = 0; /* pipe_far: rows >= 4 KiB apart too (tuning only) */
+    P->pipe_rows = 4;
 #ifdef TRIDI_CPU_TUNING
-    const char *ef = getenv("TRIDI_CPU_PIPE_FAR");
-    if (ef) P->pipe_far = atoi(ef);
+    const char *e = getenv("TRIDI_CPU_PIPE_FAR");
+    if (e) pipe_far = atoi(e);
+    e = getenv("TRIDI_CPU_PIPE_ROWS");
+    if (e && atoi(e) > 0) P->pipe_rows = atoi(e);
 #endif
     for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
       if (P->cls[k] != TRIDI_CPU_VEC) all_vec = 0;
     const uint64_t two =
         2 * (uint64_t)P->sub * (uint64_t)L->n * 2 * (uint64_t)G * (uint64_t)plan->esize;
-    P->pipe = all_vec && (near_rows || P->pipe_far) && plan->simd == TRIDI_SIMD_AVX512 &&
+    P->pipe = all_vec && (near_rows || pipe_far) && plan->simd == TRIDI_SIMD_AVX512 &&
               two <= TRIDI_CPU_PIPE_SCRATCH;
-    P->pipe_rows = 4;
 #ifdef TRIDI_CPU_TUNING
-    const char *e = getenv("TRIDI_CPU_PIPE");
+    e = getenv("TRIDI_CPU_PIPE");
     if (e) P->pipe = P->pipe && atoi(e);
-    e = getenv("TRIDI_CPU_PIPE_ROWS");
-    if (e && atoi(e) > 0) P->pipe_rows = atoi(e);
 #endif
   }
   const size_t scr = scratch_bytes(plan, P->pipe ? 2 * P->sub : P->sub, P->tile_rows);
@@ -324,6 +323,7 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
     if (e) P->pf_hint = atoi(e);
   }
 #endif
+  P->pf_dist = P->pf_rows > 0 ? (int64_t)P->pf_rows : (int64_t)P->prefetch * P->tile_rows;
   /* a, b, c, d all TRANS: the forward sweep loads the next tile as it goes
    * (forward_tt, AVX-512 only), with the one-vector group (avx512_u_of).
    * Intel Xeon VM, perf-log CPU v20: f32 contig x1.08-1.23, padded f32
@@ -331,21 +331,29 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
    * only aligned f64 gained: there f32 ran it with 32 lanes and index-vector
    * transposes, and GCC spilled the sweep state). */
   P->fuse = trans_in;
-  /* ... and, for systems of at most TRIDI_CPU_CHAIN_BYTES, across work items:
-   * the last tile's sweep loads the next item's first tile (prefetched when
-   * the item starts) */
-  P->chain = L->n * (int64_t)plan->esize <= TRIDI_CPU_CHAIN_BYTES;
-  P->x_direct = 1;
+  /* ... and, for systems of at most TRIDI_CPU_CHAIN_BYTES that are a whole
+   * number of tiles, one group a work item, across work items: the last
+   * tile's sweep loads the next item's first tile (prefetched when the item
+   * starts) */
+  int chain = L->n * (int64_t)plan->esize <= TRIDI_CPU_CHAIN_BYTES;
+  /* VEC x streamed by the backward sweep (perf-log CPU v23): non-temporal
+   * stores, rows a multiple of 64 bytes apart (the kernel checks where each
+   * run starts) */
+  const int64_t xrow = P->astride[TRIDI_OP_X] < 0 ? -P->astride[TRIDI_OP_X] : P->astride[TRIDI_OP_X];
+  int x_direct = 1;
 #ifdef TRIDI_CPU_TUNING
   {
     const char *e = getenv("TRIDI_CPU_FUSE");
     if (e) P->fuse = trans_in && atoi(e);
     e = getenv("TRIDI_CPU_CHAIN");
-    if (e) P->chain = atoi(e);
+    if (e) chain = atoi(e);
     e = getenv("TRIDI_CPU_X_DIRECT");
-    if (e) P->x_direct = atoi(e);
+    if (e) x_direct = atoi(e);
   }
 #endif
+  P->chain = chain && P->fuse && P->sub == 1 && L->n % P->tile_rows == 0;
+  P->x_direct = x_direct && P->nt_stores && P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC &&
+                (xrow * (int64_t)plan->esize) % 64 == 0;
   /* Short systems on TRANS layouts: a work item's first tile is prefetched by
    * the item before it (before its backward sweep), since its own prefetches
    * run only one tile ahead and a short system has one or two tiles.  Zen 4,

@@ -25,7 +25,8 @@
 #ifndef TRIDI_CPU_UNROLL_AVX512_NARROW
 #define TRIDI_CPU_UNROLL_AVX512_NARROW 2
 #endif
-/* ... and for long contiguous systems one vector per row (suffix avx512s). */
+/* TRANS layouts of aligned or all-TRANS inputs take one vector per row on
+ * AVX-512 (suffix avx512s, compiled with U = 1; see cpu_thomas.c). */
 
 /* Most sub-groups of G lanes one work item sweeps together (tridi_cpu_thomas_priv.sub). */
 #define TRIDI_CPU_MAX_SUB 8
@@ -66,16 +67,18 @@ typedef struct tridi_cpu_thomas_priv {
   int nt_stores;        /* x may be written with non-temporal stores (large problems) */
   int prefetch;         /* software prefetch distance in tiles (0 = none) */
   int pf_rows;          /* if > 0: prefetch distance in rows instead (tuning only) */
+  int64_t pf_dist;      /* the prefetch distance in rows the kernel uses (from the two above) */
   int pf_hint;          /* prefetch into 0 = L1 (prefetcht0), 1 = L2 (prefetcht1); tuning also
                            2 = t2, 3 = nta, 4 = prefetchw */
   int no_runs;          /* tuning only: x stored tile by tile (no row runs or aligned TRANS runs) */
   int fuse;             /* a, b, c, d all TRANS: the forward sweep loads the next tile (AVX-512) */
-  int chain;            /* fused sweep: the last tile's sweep loads the next work item's first */
-  int x_direct;         /* VEC x in whole lines: the backward sweep streams x (AVX-512) */
-  int pipe;             /* rows of pipe_rows: the backward sweep of one work item alternates
-                           with the forward sweep of the next (all VEC, S = 1, AVX-512) */
+  int chain;            /* fused sweep, S = 1, n a multiple of tile_rows: the last tile's sweep
+                           loads the next work item's first tile */
+  int x_direct;         /* VEC x written non-temporally, rows a multiple of 64 bytes apart: the
+                           backward sweep streams x itself where the run starts on a line */
+  int pipe;             /* all VEC: the backward sweep of one work item alternates every
+                           pipe_rows rows with the forward sweep of the next (AVX-512) */
   int pipe_rows;
-  int pipe_far;         /* tuning only: pipeline rows >= 4 KiB apart too */
   int pf_next;          /* prefetch the next work item's first TRANS tiles before the backward sweep */
   size_t scratch_bytes; /* per thread, multiple of 64 */
   tridi_cpu_kernel_fn kernel;
