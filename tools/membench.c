@@ -23,11 +23,12 @@
  *   read4s    interleaved systems, (n, N / n) arrays: a work item reads a strip
  *             of --swidth floats of every row, --stile rows a turn, with
  *             prefetcht1 --spf rows ahead (0: none)
- * Buffers are on transparent huge pages (as in tridi bench) unless --no-thp.
+ * Buffers come from bench_alloc (2 MiB aligned, transparent huge pages), as
+ * in tridi bench.
  * Output: GB/s (5 words per unknown for stream4, thomas and pipe) and % of the
  * copy.  docs/perf-log.md (CPU v17) has the figures of the development VM and
  * what they mean for the solver. */
-#define _DEFAULT_SOURCE /* madvise */
+#define _DEFAULT_SOURCE /* madvise (bench_util.h) */
 #include <getopt.h>
 #include <immintrin.h>
 #include <omp.h>
@@ -35,7 +36,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+
+#include "bench_util.h"
 
 enum { P_COPY, P_READ4, P_NTWRITE, P_STREAM4, P_THOMAS, P_PIPE, P_READ4T, P_READ4S, P_NUM };
 static const char *const names[P_NUM] = {"copy", "read4", "ntwrite", "stream4", "thomas", "pipe", "read4t", "read4s"};
@@ -228,13 +230,13 @@ static int cmp(const void *x, const void *y) {
 
 int main(int argc, char **argv) {
   double size_mb = 1024; /* as tridi bench */
-  int rounds = 7, n = 256, chunk = 4, thp = 1, tlanes = 16, tlines = 2, tpf = 1, swidth = 512,
-      stile = 16, spf = 16, lanes = 64;
+  int rounds = 7;
+  bufs B = {.n = 256, .chunk = 4, .tlanes = 16, .tlines = 2, .tpf = 1, .swidth = 512,
+            .stile = 16, .spf = 16, .lanes = 64};
   static const struct option longopts[] = {{"size-mb", required_argument, NULL, 's'},
                                             {"rounds", required_argument, NULL, 'r'},
                                             {"n", required_argument, NULL, 'n'},
                                             {"chunk", required_argument, NULL, 'c'},
-                                            {"no-thp", no_argument, NULL, 'T'},
                                             {"tlanes", required_argument, NULL, 'G'},
                                             {"tlines", required_argument, NULL, 'L'},
                                             {"tpf", required_argument, NULL, 'P'},
@@ -249,55 +251,43 @@ int main(int argc, char **argv) {
     switch (ch) {
       case 's': size_mb = atof(optarg); break;
       case 'r': rounds = atoi(optarg); break;
-      case 'n': n = atoi(optarg); break;
-      case 'c': chunk = atoi(optarg); break;
-      case 'T': thp = 0; break;
-      case 'G': tlanes = atoi(optarg); break;
-      case 'L': tlines = atoi(optarg); break;
-      case 'P': tpf = atoi(optarg); break;
-      case 'W': swidth = atoi(optarg); break;
-      case 'l': lanes = atoi(optarg); break;
-      case 'K': stile = atoi(optarg); break;
-      case 'F': spf = atoi(optarg); break;
+      case 'n': B.n = atoi(optarg); break;
+      case 'c': B.chunk = atoi(optarg); break;
+      case 'G': B.tlanes = atoi(optarg); break;
+      case 'L': B.tlines = atoi(optarg); break;
+      case 'P': B.tpf = atoi(optarg); break;
+      case 'W': B.swidth = atoi(optarg); break;
+      case 'l': B.lanes = atoi(optarg); break;
+      case 'K': B.stile = atoi(optarg); break;
+      case 'F': B.spf = atoi(optarg); break;
       default:
         fprintf(ch == 'h' ? stdout : stderr,
                 "usage: tridi_membench [--size-mb M (1024)] [--rounds R (7)] [--n ROWS (256)]\n"
-                "                      [--chunk ROWS (4)] [--no-thp] [--tlanes G (16)]\n"
-                "                      [--tlines L (2)] [--tpf 0..5 (1)] [--swidth W (512)]\n"
-                "                      [--stile R (16)] [--spf R (16)] [--lanes 16|32|64 (64)]\n"
+                "                      [--chunk ROWS (4)] [--tlanes G (16)] [--tlines L (2)]\n"
+                "                      [--tpf 0..5 (1)] [--swidth W (512)] [--stile R (16)]\n"
+                "                      [--spf R (16)] [--lanes 16|32|64 (64)]\n"
                 "                      (threads: OMP_NUM_THREADS)\n");
         return ch == 'h' ? 0 : 2;
     }
   }
-  if (size_mb <= 0 || rounds < 1 || rounds > 1000 || n < 1 || chunk < 1 || tlanes < 1 ||
-      64 % tlanes != 0 || tlines < 1 || tpf < 0 || tpf > 5 || swidth < 16 ||
-      swidth % 16 != 0 || stile < 1 || spf < 0 ||
-      (lanes != 16 && lanes != 32 && lanes != 64)) {
+  if (size_mb <= 0 || rounds < 1 || rounds > 1000 || B.n < 1 || B.chunk < 1 || B.tlanes < 1 ||
+      64 % B.tlanes != 0 || B.tlines < 1 || B.tpf < 0 || B.tpf > 5 || B.swidth < 16 ||
+      B.swidth % 16 != 0 || B.stile < 1 || B.spf < 0 ||
+      (B.lanes != 16 && B.lanes != 32 && B.lanes != 64)) {
     fprintf(stderr, "tridi_membench: bad option value\n");
     return 2;
   }
-  bufs B;
+  const int n = B.n;
   const size_t blk = (size_t)n * LANES;
   B.N = (size_t)(size_mb * 1048576.0 / 5 / sizeof(float)) / blk * blk;
   if (B.N == 0) {
     fprintf(stderr, "tridi_membench: --size-mb too small for --n\n");
     return 2;
   }
-  B.n = n;
-  B.chunk = chunk;
-  B.tlanes = tlanes;
-  B.tlines = tlines;
-  B.tpf = tpf;
-  B.swidth = swidth;
-  B.stile = stile;
-  B.spf = spf;
-  B.lanes = lanes;
   float **arr[7] = {&B.a, &B.b, &B.c, &B.d, &B.x, &B.src, &B.dst};
   for (int k = 0; k < 7; ++k) {
     const size_t len = (k < 5 ? B.N : 2 * B.N) * sizeof(float);
-    *arr[k] = aligned_alloc(2u << 20, (len + (2u << 20) - 1) / (2u << 20) * (2u << 20));
-    /* transparent huge pages, as tridi bench allocates (tools/bench_util.h) */
-    if (*arr[k] != NULL && thp) (void)madvise(*arr[k], len, MADV_HUGEPAGE);
+    *arr[k] = bench_alloc(len); /* 2 MiB aligned, transparent huge pages, as tridi bench */
     if (*arr[k] == NULL) {
       fprintf(stderr, "tridi_membench: out of memory\n");
       return 1;
@@ -319,7 +309,8 @@ int main(int argc, char **argv) {
   const double bytes[P_NUM] = {16.0 * (double)B.N, 16.0 * (double)B.N, 4.0 * (double)B.N,
                                20.0 * (double)B.N, 20.0 * (double)B.N, 20.0 * (double)B.N,
                                16.0 * (double)B.N,
-                               16.0 * (double)n * (double)((B.N / (size_t)n) / (size_t)swidth * (size_t)swidth)};
+                               16.0 * (double)n *
+                                   (double)((B.N / (size_t)n) / (size_t)B.swidth * (size_t)B.swidth)};
   double *t = malloc(sizeof(double) * (size_t)rounds * P_NUM);
   if (t == NULL) return 1;
   for (int p = 0; p < P_NUM; ++p) (void)run(p, &B); /* warm-up */
@@ -327,7 +318,7 @@ int main(int argc, char **argv) {
     for (int p = 0; p < P_NUM; ++p) t[p * rounds + r] = run(p, &B);
   printf("# tridi_membench: %d threads, %.0f MiB per pattern, block %d rows x %d lanes, chunk %d, "
          "median of %d rounds\n",
-         omp_get_max_threads(), 5.0 * (double)B.N * sizeof(float) / 1048576.0, n, lanes, chunk,
+         omp_get_max_threads(), 5.0 * (double)B.N * sizeof(float) / 1048576.0, n, B.lanes, B.chunk,
          rounds);
   double copy = 0;
   for (int p = 0; p < P_NUM; ++p) {
@@ -337,6 +328,6 @@ int main(int argc, char **argv) {
     printf("%-8s %7.1f GB/s  %5.1f%% of copy\n", names[p], gbps, 100.0 * gbps / copy);
   }
   free(t);
-  for (int k = 0; k < 7; ++k) free(*arr[k]);
+  for (int k = 0; k < 7; ++k) bench_free(*arr[k]);
   return 0;
 }
