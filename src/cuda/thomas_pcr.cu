@@ -902,10 +902,11 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
 
 /* The copy of one tile.  The plan takes this kernel only where every input
  * has G adjacent systems and rows of 16-byte multiples; there a full tile
- * whose first system is 16-byte aligned goes in 16-byte pieces of V systems, one operand at a time (few
- * registers), consecutive pieces in different chunks (a warp's pieces spread
- * over the system); otherwise each thread copies its own chunk element by
- * element (the plain kernel's loads, made asynchronous). */
+ * whose first system is 16-byte aligned goes in 16-byte pieces of V systems,
+ * one operand at a time (few registers), consecutive pieces in different
+ * chunks (a warp's pieces spread over the system); otherwise each thread
+ * copies its own chunk element by element (the plain kernel's loads, made
+ * asynchronous). */
 template <typename T, int M>
 __device__ __forceinline__ void pipe_copy(const KParams &p, const int64_t *soff, int G, int logG, int logP,
                                           int64_t sbase, int CP, int KS, T *tile) {
@@ -2145,9 +2146,6 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
         while (CP % Lb != G % Lb) CP += G;
         const size_t smem = ((size_t)G * (10 * 8 + 8) + es * (size_t)6 * G * P + 15) / 16 * 16 +
                             es * (size_t)4 * P * CP;
-        /* G adjacent systems in every input, rows of 16-byte multiples, and
-         * each system within TRIDI_CUDA_PIPE_MAX_EXTENT bytes or rows of
-         * whole 128-byte lines (TRIDI_CUDA_PIPE_ROW_ALIGN) */
         long long max_ext = TRIDI_CUDA_PIPE_MAX_EXTENT;
 #ifdef TRIDI_CUDA_TUNING
         { /* TRIDI_CUDA_PIPE_EXTENT: another extent limit (measurement builds) */
@@ -2156,7 +2154,9 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
         }
 #endif
         /* the pipelined kernel's 16-byte tile copies need G adjacent systems
-           and rows of 16-byte multiples in every input */
+         * and rows of 16-byte multiples in every input; and each system
+         * within max_ext bytes, or rows of whole 128-byte lines
+         * (TRIDI_CUDA_PIPE_ROW_ALIGN) */
         bool layout_ok = (size_t)G * es >= 16 && L->nbatch > 0 &&
                          (L->nbatch == 1 || L->bext[L->nbatch - 1] % G == 0);
         for (int k = 0; k < 4 && layout_ok; ++k) {
