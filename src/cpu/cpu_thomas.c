@@ -80,10 +80,9 @@ static int avx512_u_of(const struct tridi_plan_s *plan) {
   int u = TRIDI_CPU_UNROLL_AVX512;
   if (trans) u = aligned || inputs ? 1 : TRIDI_CPU_UNROLL_AVX512_NARROW;
 #ifdef TRIDI_CPU_TUNING
-  const char *e = getenv("TRIDI_CPU_WIDE"); /* 1: the U = 4 kernel, 0: U = 2, for TRANS layouts */
-  if (e && trans) u = atoi(e) ? TRIDI_CPU_UNROLL_AVX512 : TRIDI_CPU_UNROLL_AVX512_NARROW;
-  /* 1, 2 or 4 vectors per row, for TRANS layouts / for the others */
-  e = getenv(trans ? "TRIDI_CPU_TRANS_U" : "TRIDI_CPU_VEC_U");
+  /* 1, 2 or 4 vectors per row, for TRANS layouts / for the others (TRANS_U
+   * replaces the WIDE knob of perf-log v13-v17: WIDE=1 is TRANS_U=4, WIDE=0 TRANS_U=2) */
+  const char *e = getenv(trans ? "TRIDI_CPU_TRANS_U" : "TRIDI_CPU_VEC_U");
   if (e) {
     const int v = atoi(e);
     if (v == 1 || v == TRIDI_CPU_UNROLL_AVX512_NARROW || v == TRIDI_CPU_UNROLL_AVX512) u = v;
