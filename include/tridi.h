@@ -113,16 +113,30 @@ typedef enum tridi_operand {
 } tridi_operand;
 #define TRIDI_NUM_OPERANDS 5
 
-/** Problem kind.  Only TRIDI_KIND_SCALAR is implemented; the others are
- *  reserved so that later releases extend the descriptor without breaking
- *  existing code. */
+/** Problem kind.  TRIDI_KIND_SCALAR (tridi_desc_create) and
+ *  TRIDI_KIND_VARIABLE (tridi_desc_create_variable) are implemented; the
+ *  others are reserved so that later releases extend the descriptor without
+ *  breaking existing code. */
 typedef enum tridi_kind {
-  TRIDI_KIND_SCALAR = 0,      /**< independent scalar systems (default) */
+  TRIDI_KIND_SCALAR = 0,      /**< independent scalar systems of one length (default) */
   TRIDI_KIND_BLOCK = 1,       /**< block-tridiagonal (reserved) */
-  TRIDI_KIND_VARIABLE = 2,    /**< variable-size batch (reserved) */
+  TRIDI_KIND_VARIABLE = 2,    /**< systems of different lengths (tridi_desc_create_variable) */
   TRIDI_KIND_TOEPLITZ = 3,    /**< constant diagonals (reserved) */
   TRIDI_KIND_DISTRIBUTED = 4  /**< axis split over MPI ranks (reserved) */
 } tridi_kind;
+
+/** Storage of a variable-size batch (TRIDI_KIND_VARIABLE).  All five
+ *  operands use the same storage; x may be d itself (in place). */
+typedef enum tridi_var_layout {
+  /** Systems one after another: row i of system s is element off_s + i,
+   *  with off_s = n_0 + ... + n_{s-1} (CSR-like).  Each operand holds
+   *  n_0 + ... + n_{B-1} elements. */
+  TRIDI_VAR_PACKED = 0,
+  /** Padded interleaved (cuThomasVBatch's layout): row i of system s is
+   *  element i*ld + s, i < n_s <= rows.  Rows i >= n_s of a system are
+   *  padding: never read, never written. */
+  TRIDI_VAR_INTERLEAVED = 1
+} tridi_var_layout;
 
 /* ------------------------------------------------------------------------ */
 /* Problem descriptor                                                       */
@@ -179,12 +193,43 @@ tridi_status tridi_desc_set_strides(tridi_desc desc, tridi_operand op,
  *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER. */
 tridi_status tridi_desc_set_all_strides(tridi_desc desc, const int64_t *strides);
 
-/** Set the problem kind.  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER,
- *  TRIDI_ERR_NOT_SUPPORTED for a kind this release does not implement. */
+/** Set the problem kind of a descriptor made by tridi_desc_create.  Only
+ *  TRIDI_KIND_SCALAR is accepted: a variable-size batch is made by
+ *  tridi_desc_create_variable (it needs its lengths).
+ *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER, TRIDI_ERR_NOT_SUPPORTED
+ *  for any other kind. */
 tridi_status tridi_desc_set_kind(tridi_desc desc, tridi_kind kind);
 
-/** Number of independent systems (product of the non-axis extents).
- *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER. */
+/**
+ * Create a descriptor for a batch of `num_systems` systems of different
+ * lengths (TRIDI_KIND_VARIABLE): system s has lengths[s] rows and its own
+ * entry s of the info array.  The lengths are copied (a plan is made per
+ * structure: a neuron tree or a mesh rarely changes).
+ *
+ * @param[out] desc     new descriptor (set to NULL on failure)
+ * @param dtype         element type (TRIDI_F32 or TRIDI_F64)
+ * @param num_systems   B >= 0 (0: an empty problem)
+ * @param lengths       B lengths, each >= 1 (host array, copied)
+ * @param layout        TRIDI_VAR_PACKED or TRIDI_VAR_INTERLEAVED
+ * @param rows          INTERLEAVED: the padded extent, every lengths[s] <= rows;
+ *                      PACKED: must be 0
+ * @param ld            INTERLEAVED: distance in elements between rows, >= B;
+ *                      PACKED: must be 0
+ * @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER (desc, or lengths when B > 0),
+ *         TRIDI_ERR_INVALID_DTYPE, TRIDI_ERR_NOT_SUPPORTED (complex dtypes),
+ *         TRIDI_ERR_INVALID_SHAPE (B < 0, a length < 1, a length above rows,
+ *         or the element count overflows int64), TRIDI_ERR_INVALID_STRIDE
+ *         (ld < B, or rows / ld given for PACKED), TRIDI_ERR_INVALID_OPTION
+ *         (unknown layout), TRIDI_ERR_ALLOC.
+ * tridi_desc_set_strides and tridi_desc_set_all_strides refuse such a
+ * descriptor (TRIDI_ERR_NOT_SUPPORTED).
+ */
+tridi_status tridi_desc_create_variable(tridi_desc *desc, tridi_dtype dtype,
+                                        int64_t num_systems, const int64_t *lengths,
+                                        tridi_var_layout layout, int64_t rows, int64_t ld);
+
+/** Number of independent systems (product of the non-axis extents; B for a
+ *  variable-size batch).  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER. */
 tridi_status tridi_desc_num_systems(tridi_desc desc, int64_t *num_systems);
 
 /** Free a descriptor.  NULL is accepted and ignored.
@@ -329,21 +374,48 @@ tridi_status tridi_execute_ws(tridi_plan plan, const void *a, const void *b,
                               int32_t *info, void *stream, void *workspace,
                               size_t workspace_bytes);
 
-/** What a plan chose.  Fields beyond struct_size are left untouched. */
+/** What a plan chose.  Set struct_size to sizeof(tridi_plan_info) before
+ *  the call; a smaller struct from an older header (down to the fields up to
+ *  `kernel`) gets the fields that fit. */
 typedef struct tridi_plan_info {
   size_t struct_size;     /**< set to sizeof(tridi_plan_info) before the call */
   tridi_backend backend;  /**< backend that runs it */
   tridi_alg alg;          /**< algorithm chosen */
   tridi_simd simd;        /**< CPU SIMD path (TRIDI_SIMD_AUTO for non-CPU plans) */
   int num_threads;        /**< CPU threads used */
-  int64_t n;              /**< system length */
+  int64_t n;              /**< system length (variable-size batch: the longest) */
   int64_t num_systems;    /**< number of systems */
   const char *kernel;     /**< name of the kernel, e.g. "cpu_thomas_transpose_avx512_f64" */
+  tridi_kind kind;        /**< problem kind */
+  int64_t unknowns;       /**< total number of unknowns of all systems */
+  /** How the planner chose: one line per solver row of the plan's kind and
+   *  backend, "name: chosen (...)", "name: applies, rank r", "name: not
+   *  applicable: reason", "name: explicit only".  Valid while the plan lives. */
+  const char *selection;
 } tridi_plan_info;
 
 /** Describe a plan.  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER,
  *  TRIDI_ERR_INVALID_OPTION (struct_size too small). */
 tridi_status tridi_plan_get_info(tridi_plan plan, tridi_plan_info *info);
+
+/** One row of tridi's solver table (what tridi_get_solver describes). */
+typedef struct tridi_solver_desc {
+  size_t struct_size;     /**< set to sizeof(tridi_solver_desc) before the call */
+  const char *name;       /**< e.g. "cpu_thomas" */
+  tridi_kind kind;        /**< problem kind it solves */
+  tridi_backend backend;  /**< backend it runs on */
+  tridi_alg alg;          /**< algorithm it implements */
+  int auto_rank;          /**< preference under TRIDI_ALG_AUTO (lower first); -1: only
+                               when its algorithm is forced */
+} tridi_solver_desc;
+
+/** Number of solver rows compiled into this build (all kinds and backends). */
+int tridi_num_solvers(void);
+
+/** Describe solver row `index` (0 .. tridi_num_solvers()-1).
+ *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER, TRIDI_ERR_INVALID_OPTION
+ *  (index out of range, or struct_size too small). */
+tridi_status tridi_get_solver(int index, tridi_solver_desc *desc);
 
 /* ------------------------------------------------------------------------ */
 /* Library information                                                      */
@@ -363,6 +435,12 @@ const char *tridi_backend_name(tridi_backend backend);
 const char *tridi_alg_name(tridi_alg alg);
 const char *tridi_simd_name(tridi_simd simd);
 const char *tridi_dtype_name(tridi_dtype dtype);
+const char *tridi_kind_name(tridi_kind kind);
+
+/** The algorithm called `name` (as tridi_alg_name spells it, e.g. "thomas_pcr").
+ *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER, TRIDI_ERR_INVALID_OPTION
+ *  (no such algorithm; *alg is left unchanged). */
+tridi_status tridi_alg_from_name(const char *name, tridi_alg *alg);
 
 #ifdef __cplusplus
 }

@@ -445,8 +445,20 @@ static void test_execute_null(void **state) {
     EXPECT(tridi_plan_get_info(plan, NULL), TRIDI_ERR_NULL_POINTER, "info");
     pi.struct_size = 0;
     EXPECT(tridi_plan_get_info(plan, &pi), TRIDI_ERR_INVALID_OPTION, "struct_size");
-    pi.struct_size = sizeof pi - 1;
+    /* the first release's struct (up to `kernel`) is still served, minus one byte is not */
+    const size_t v1 = offsetof(tridi_plan_info, kernel) + sizeof pi.kernel;
+    pi.struct_size = v1 - 1;
     EXPECT(tridi_plan_get_info(plan, &pi), TRIDI_ERR_INVALID_OPTION, "struct_size");
+    pi.struct_size = v1;
+    pi.selection = "untouched";
+    EXPECT(tridi_plan_get_info(plan, &pi), TRIDI_SUCCESS, NULL);
+    if (strcmp(pi.selection, "untouched") != 0)
+      tt_fail("tridi_plan_get_info wrote a field beyond struct_size");
+    pi.struct_size = sizeof pi;
+    EXPECT(tridi_plan_get_info(plan, &pi), TRIDI_SUCCESS, NULL);
+    if (!pi.selection || !strstr(pi.selection, "chosen"))
+      tt_fail("tridi_plan_get_info: selection \"%s\" names no chosen row",
+              pi.selection ? pi.selection : "(null)");
     tridi_plan_destroy(plan);
     tt_info_free(&I);
     tt_problem_free(&P);

@@ -1,5 +1,5 @@
-/* Status names and messages, the per-thread error detail, names of enums,
- * version, aligned allocation. */
+/* Status names and messages, the per-thread error detail, version, aligned
+ * allocation.  Names of the other enums are in names.c. */
 #include "tridi_internal.h"
 
 #include <stdio.h>
@@ -58,54 +58,6 @@ const char *tridi_status_string(tridi_status status) {
 const char *tridi_status_name(tridi_status status) {
   int s = (int)status;
   return (s >= 0 && s < NSTATUS) ? status_rows[s].name : "TRIDI_UNKNOWN_STATUS";
-}
-
-size_t tridi_dtype_size(tridi_dtype dtype) {
-  switch (dtype) {
-    case TRIDI_F32: return 4;
-    case TRIDI_F64: return 8;
-    case TRIDI_C32: return 8;
-    case TRIDI_C64: return 16;
-  }
-  return 0;
-}
-
-const char *tridi_dtype_name(tridi_dtype dtype) {
-  switch (dtype) {
-    case TRIDI_F32: return "f32";
-    case TRIDI_F64: return "f64";
-    case TRIDI_C32: return "c32";
-    case TRIDI_C64: return "c64";
-  }
-  return "unknown";
-}
-
-const char *tridi_backend_name(tridi_backend backend) {
-  switch (backend) {
-    case TRIDI_BACKEND_AUTO: return "auto";
-    case TRIDI_BACKEND_REF: return "ref";
-    case TRIDI_BACKEND_CPU: return "cpu";
-    case TRIDI_BACKEND_CUDA: return "cuda";
-  }
-  return "unknown";
-}
-
-const char *tridi_alg_name(tridi_alg alg) {
-  static const char *names[] = {"auto",   "thomas_ref", "thomas", "thomas_shared",
-                                "thomas_shuffle", "thomas_pcr", "cr", "pcr", "rd",
-                                "cr_pcr", "cr_rd"};
-  int a = (int)alg;
-  return (a >= 0 && a < (int)(sizeof names / sizeof names[0])) ? names[a] : "unknown";
-}
-
-const char *tridi_simd_name(tridi_simd simd) {
-  switch (simd) {
-    case TRIDI_SIMD_AUTO: return "auto";
-    case TRIDI_SIMD_PORTABLE: return "portable";
-    case TRIDI_SIMD_AVX2: return "avx2";
-    case TRIDI_SIMD_AVX512: return "avx512";
-  }
-  return "unknown";
 }
 
 void tridi_version(int *major, int *minor, int *patch) {

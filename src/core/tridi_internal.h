@@ -29,10 +29,16 @@ void tridi_clear_error(void);
 struct tridi_desc_s {
   tridi_dtype dtype;
   tridi_kind kind;
+  /* scalar kind: the N-d layout */
   int rank;
   int axis;
   int64_t shape[TRIDI_MAX_RANK];
   int64_t strides[TRIDI_NUM_OPERANDS][TRIDI_MAX_RANK];
+  /* variable kind (tridi_desc_create_variable): B = var_nsys lengths */
+  int64_t var_nsys;
+  int64_t *var_lengths; /* owned */
+  tridi_var_layout var_layout;
+  int64_t var_rows, var_ld;
 };
 
 /* ---- normalised layout: what every backend sees -------------------------
@@ -81,36 +87,93 @@ typedef struct tridi_args {
   void *ws;                           /* workspace of plan->ws_bytes bytes, 64-byte aligned */
 } tridi_args;
 
-/* One row of the solver table (src/core/solvers.c).  The planner takes the
- * first row, in table order, whose backend matches, whose alg matches (or any
- * when the request is TRIDI_ALG_AUTO) and whose applies() says yes. */
+/* AUTO preference of a row that is only taken when its algorithm is forced. */
+#define TRIDI_RANK_EXPLICIT (-1)
+
+/* One row of a kind's solver table (src/core/kinds/<kind>.c).  The planner
+ * (plan.c) looks at the rows of the plan's kind whose backend is the plan's
+ * backend: a forced algorithm keeps the rows of that algorithm, in table
+ * order; TRIDI_ALG_AUTO keeps the rows with auto_rank >= 0 and takes, among
+ * those that apply, the one of lowest auto_rank (ties: table order). */
 typedef struct tridi_solver {
   const char *name;
   tridi_backend backend;
   tridi_alg alg;
-  /* 1 when this solver can run the plan's problem (plan fields set except
-   * solver/priv/ws). */
-  int (*applies)(const struct tridi_plan_s *plan);
+  /* AUTO preference, lower is better (the measurement behind each value is
+   * in the row's comment); TRIDI_RANK_EXPLICIT: never chosen by AUTO. */
+  int auto_rank;
+  /* NULL when this solver can run the plan's problem (plan fields set except
+   * solver/priv/ws), else a short reason why not ("f64 only", ...). */
+  const char *(*applies)(const struct tridi_plan_s *plan);
   /* Prepare: set plan->ws_bytes, plan->kernel_name, plan->priv.  The core
    * allocates the plan's own workspace of plan->ws_bytes afterwards (host
    * memory, or device memory for CUDA).  May be NULL. */
   tridi_status (*init)(struct tridi_plan_s *plan);
   /* Solve.  Arguments were checked by the core (non-NULL, aligned, no bad
-   * overlap).  CPU/REF: fill args->info when non-NULL and return
-   * TRIDI_SUCCESS or the breakdown status (TRIDI_ERR_ZERO_PIVOT /
-   * TRIDI_ERR_NONFINITE) of the lowest-numbered failing system.  CUDA:
-   * enqueue on args->stream and return. */
+   * overlap).  Host backends: fill args->info when non-NULL and return
+   * TRIDI_SUCCESS or the breakdown status (tridi_info_status) of the
+   * lowest-numbered failing system.  CUDA: enqueue on args->stream and
+   * return; the backend has made plan->device current. */
   tridi_status (*execute)(const struct tridi_plan_s *plan, const tridi_args *args);
   /* Release plan->priv.  May be NULL. */
   void (*destroy)(struct tridi_plan_s *plan);
 } tridi_solver;
 
+/* ---- problem kinds (src/core/kinds.c) -------------------------------------
+ * One row per implemented kind: how its descriptor becomes the plan's
+ * problem, how execute-time arguments are checked, and its solver rows. */
+typedef struct tridi_kind_ops {
+  tridi_kind kind;
+  const char *name;
+  /* Fill the plan's problem from the descriptor (plan->lay for layouts of
+   * regular strides, plan->problem for anything else) and plan->nsys,
+   * plan->n_max, plan->unknowns.  Statuses as tridi_plan_create. */
+  tridi_status (*normalise)(const struct tridi_desc_s *desc, struct tridi_plan_s *plan);
+  /* Overlap rules of the kind, after the core checked NULL and alignment:
+   * TRIDI_SUCCESS or TRIDI_ERR_OVERLAP with a message naming fn. */
+  tridi_status (*check_overlap)(const struct tridi_plan_s *plan,
+                                const void *const ops[TRIDI_NUM_OPERANDS], const char *fn);
+  /* Release plan->problem (may be NULL). */
+  void (*release)(struct tridi_plan_s *plan);
+  const tridi_solver *solvers;
+  int num_solvers;
+} tridi_kind_ops;
+
+/* The kind's row, NULL for a kind that is not implemented. */
+const tridi_kind_ops *tridi_kind_get(tridi_kind kind);
+
+/* ---- backends (src/core/backends.c) -------------------------------------
+ * The services each backend gives the core; the only place the core names
+ * CUDA. */
+typedef struct tridi_backend_ops {
+  tridi_backend backend;
+  int host; /* 1: execute is synchronous and info is a host array */
+  int (*available)(void);
+  /* Resolve the backend's options into the plan (CPU: SIMD level and
+   * threads; CUDA: device). */
+  tridi_status (*resolve)(struct tridi_plan_s *plan, const tridi_options *opts);
+  /* Workspace in the backend's memory (64-byte aligned). */
+  tridi_status (*ws_alloc)(const struct tridi_plan_s *plan, void **p, size_t bytes);
+  void (*ws_free)(const struct tridi_plan_s *plan, void *p);
+  /* Run the plan's solver row (CUDA: with plan->device current). */
+  tridi_status (*run)(const struct tridi_plan_s *plan, const tridi_args *args);
+} tridi_backend_ops;
+
+/* The backend's row, NULL for AUTO or an unknown value. */
+const tridi_backend_ops *tridi_backend_get(tridi_backend backend);
+
 struct tridi_plan_s {
   tridi_dtype dtype;
   size_t esize;
   tridi_kind kind;
-  tridi_layout lay;
+  const tridi_kind_ops *kops;
+  int64_t nsys;              /* systems (entries of the info array) */
+  int64_t n_max;             /* longest system */
+  int64_t unknowns;          /* total unknowns over all systems */
+  tridi_layout lay;          /* scalar kind: the normalised layout */
+  void *problem;             /* other kinds: the kind's problem (kops->release frees it) */
   tridi_backend backend;     /* resolved (never AUTO) */
+  const tridi_backend_ops *bops;
   tridi_alg requested_alg;
   tridi_alg alg;             /* solver->alg */
   tridi_simd simd;           /* CPU: resolved SIMD level */
@@ -122,11 +185,8 @@ struct tridi_plan_s {
   void *ws;                  /* plan-owned workspace (host or device) */
   void *lock;                /* serialises tridi_execute on ws (opaque mutex) */
   char kernel_name[96];
+  char selection[768];       /* how the planner chose (tridi_plan_info.selection) */
 };
-
-/* The table and its length. */
-extern const tridi_solver tridi_solver_table[];
-extern const int tridi_solver_count;
 
 /* ---- reference solver (src/ref) ----------------------------------------
  * Thomas on one system with strided operands.  work: n elements of scratch.
@@ -164,6 +224,11 @@ tridi_status tridi_cuda_check_device(int device);   /* ordinal valid */
 tridi_status tridi_cuda_alloc(void **p, size_t bytes, int device);
 void tridi_cuda_free(void *p, int device);
 #endif
+
+/* ---- vocabularies (names.c): 1 when the value is named ---------------- */
+int tridi_alg_valid(tridi_alg alg);
+int tridi_backend_valid(tridi_backend backend);
+int tridi_simd_valid(tridi_simd simd);
 
 /* ---- small helpers ------------------------------------------------------ */
 void *tridi_aligned_alloc(size_t bytes); /* 64-byte aligned, NULL on failure */

@@ -153,20 +153,18 @@ static size_t scratch_bytes(const struct tridi_plan_s *plan, int S, int KT) {
 /* Beyond this much scratch per thread, AUTO prefers cpu_thomas_ref. */
 #define TRIDI_CPU_SCRATCH_MAX ((size_t)64 << 20)
 
-int tridi_cpu_thomas_applies(const struct tridi_plan_s *plan) {
-  if (plan->kind != TRIDI_KIND_SCALAR) return 0;
-  if (plan->dtype != TRIDI_F32 && plan->dtype != TRIDI_F64) return 0;
+const char *tridi_cpu_thomas_applies(const struct tridi_plan_s *plan) {
   if (plan->requested_alg == TRIDI_ALG_AUTO) {
     /* Fewer systems than one group of lanes, or c'/d' scratch beyond
      * TRIDI_CPU_SCRATCH_MAX per thread (a few very long systems): the scalar
      * solver over systems (cpu_thomas_ref) does as well with n elements of
      * scratch.  The rule must not depend on the thread count, so that the
      * same problem gives the same bits with any number of threads. */
-    if (plan->lay.nsys < (int64_t)lanes_of(plan)) return 0;
+    if (plan->lay.nsys < (int64_t)lanes_of(plan)) return "fewer systems than one group of lanes";
     const size_t scr = scratch_bytes(plan, 1, rows_of(plan));
-    if (scr == 0 || scr > TRIDI_CPU_SCRATCH_MAX) return 0;
+    if (scr == 0 || scr > TRIDI_CPU_SCRATCH_MAX) return "c'/d' scratch above 64 MiB per thread";
   }
-  return 1;
+  return NULL;
 }
 
 tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {

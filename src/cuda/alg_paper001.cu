@@ -391,9 +391,10 @@ const char *tag(tridi_alg alg) {
 
 } /* namespace */
 
-extern "C" int tridi_cuda_alg_applies(const struct tridi_plan_s *plan) {
-  return plan->kind == TRIDI_KIND_SCALAR && (plan->dtype == TRIDI_F32 || plan->dtype == TRIDI_F64) &&
-         plan->lay.n >= 1 && plan->lay.n <= ((int64_t)1 << 40);
+extern "C" const char *tridi_cuda_alg_applies(const struct tridi_plan_s *plan) {
+  if (plan->lay.n < 1) return "n = 0";
+  if (plan->lay.n > ((int64_t)1 << 40)) return "n above 2^40";
+  return NULL;
 }
 
 extern "C" tridi_status tridi_cuda_alg_init(struct tridi_plan_s *plan) {

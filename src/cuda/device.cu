@@ -66,3 +66,13 @@ extern "C" void tridi_cuda_free(void *p, int device) {
   CurrentDevice cd(device);
   (void)cudaFree(p);
 }
+
+extern "C" tridi_status tridi_cuda_run(const struct tridi_plan_s *plan, const tridi_args *args) {
+  CurrentDevice cd(plan->device);
+  if (cd.err != cudaSuccess) {
+    (void)cudaGetLastError();
+    return tridi_set_error(TRIDI_ERR_DEVICE, "tridi_execute: cudaSetDevice(%d): %s", plan->device,
+                           cudaGetErrorString(cd.err));
+  }
+  return plan->solver->execute(plan, args);
+}

@@ -2005,8 +2005,9 @@ size_t staged_smem(size_t es, int G, int P, int LD, int nb = 1, bool ph = false)
 /* Solver-table entry points (C linkage)                                     */
 /* ------------------------------------------------------------------------ */
 
-extern "C" int tridi_cuda_thomas_pcr_applies(const struct tridi_plan_s *plan) {
-  return plan->kind == TRIDI_KIND_SCALAR && (plan->dtype == TRIDI_F32 || plan->dtype == TRIDI_F64);
+extern "C" const char *tridi_cuda_thomas_pcr_applies(const struct tridi_plan_s *plan) {
+  (void)plan; /* every scalar problem */
+  return NULL;
 }
 
 extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {

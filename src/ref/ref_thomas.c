@@ -62,7 +62,10 @@ int32_t tridi_ref_solve_system(const struct tridi_plan_s *plan, const tridi_args
 
 /* ---- the REF backend: every system in order, one thread ---------------- */
 
-int tridi_ref_applies(const struct tridi_plan_s *plan) { return plan->kind == TRIDI_KIND_SCALAR; }
+const char *tridi_ref_applies(const struct tridi_plan_s *plan) {
+  (void)plan; /* every scalar problem */
+  return NULL;
+}
 
 tridi_status tridi_ref_init(struct tridi_plan_s *plan) {
   plan->ws_bytes = (size_t)plan->lay.n * plan->esize;

@@ -1,0 +1,58 @@
+/* The cpu_var_thomas_ref row: the reference Thomas on every system of a
+ * variable-size batch, the systems split over OpenMP threads in contiguous
+ * ranges of about equal numbers of unknowns (so that one thread does not get
+ * all the long systems). */
+#include "backends.h"
+#include "kinds/variable.h"
+
+#include <stdio.h>
+
+static size_t work_bytes(const struct tridi_plan_s *plan) {
+  return ((size_t)tridi_var_of(plan)->nmax * plan->esize + 63) & ~(size_t)63;
+}
+
+tridi_status tridi_cpu_var_ref_init(struct tridi_plan_s *plan) {
+  if ((plan->ws_bytes = tridi_run_systems_ws_bytes(plan, work_bytes(plan))) == 0)
+    return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: cpu_var_thomas_ref workspace overflows");
+  snprintf(plan->kernel_name, sizeof plan->kernel_name, "cpu_var_thomas_ref_%s",
+           plan->dtype == TRIDI_F32 ? "f32" : "f64");
+  return TRIDI_SUCCESS;
+}
+
+/* First system whose rows start at or after unknown u (off is ascending). */
+static int64_t first_at(const tridi_var_problem *v, int64_t u) {
+  int64_t lo = 0, hi = v->nsys;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (v->off[mid] < u) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* floor(total * t / nt) without overflow (t <= nt). */
+static int64_t share_start(int64_t total, int64_t t, int64_t nt) {
+  return total / nt * t + total % nt * t / nt;
+}
+
+/* Work items are the threads: item t solves the systems whose first row lies
+ * in the t-th equal share of the unknowns. */
+static void solve_share(const struct tridi_plan_s *plan, const tridi_args *args, const void *ctx,
+                        int64_t t0, int64_t t1, void *work, tridi_fail_slot *slot) {
+  (void)ctx;
+  const tridi_var_problem *v = tridi_var_of(plan);
+  const int64_t nt = plan->num_threads;
+  for (int64_t t = t0; t < t1; ++t) {
+    const int64_t s0 = first_at(v, share_start(v->total, t, nt));
+    const int64_t s1 = first_at(v, share_start(v->total, t + 1, nt));
+    for (int64_t s = s0; s < s1; ++s) {
+      const int32_t code = tridi_ref_var_solve_system(plan, args, s, work);
+      if (args->info) args->info[s] = code;
+      tridi_fail_note(slot, s, code);
+    }
+  }
+}
+
+tridi_status tridi_cpu_var_ref_execute(const struct tridi_plan_s *plan, const tridi_args *args) {
+  return tridi_run_ranges(plan, args, plan->num_threads, solve_share, NULL, work_bytes(plan));
+}

@@ -1,0 +1,36 @@
+/* The reference solver of variable-size batches: the reference Thomas on
+ * each system in turn, one thread.  The oracle of the variable kind's other
+ * rows. */
+#include "backends.h"
+#include "kinds/variable.h"
+
+int32_t tridi_ref_var_solve_system(const struct tridi_plan_s *plan, const tridi_args *args,
+                                   int64_t s, void *work) {
+  const tridi_var_problem *v = tridi_var_of(plan);
+  int64_t o, st;
+  tridi_var_system(v, s, &o, &st);
+  const int64_t n = v->len[s];
+  if (plan->dtype == TRIDI_F32) {
+    const float *const *p = (const float *const *)args->op;
+    return tridi_ref_thomas_f32(n, p[0] + o, st, p[1] + o, st, p[2] + o, st, p[3] + o, st,
+                                (float *)args->op[4] + o, st, (float *)work);
+  }
+  const double *const *p = (const double *const *)args->op;
+  return tridi_ref_thomas_f64(n, p[0] + o, st, p[1] + o, st, p[2] + o, st, p[3] + o, st,
+                              (double *)args->op[4] + o, st, (double *)work);
+}
+
+tridi_status tridi_ref_var_init(struct tridi_plan_s *plan) {
+  plan->ws_bytes = (size_t)tridi_var_of(plan)->nmax * plan->esize;
+  return TRIDI_SUCCESS;
+}
+
+tridi_status tridi_ref_var_execute(const struct tridi_plan_s *plan, const tridi_args *args) {
+  tridi_status st = TRIDI_SUCCESS;
+  for (int64_t s = 0; s < plan->nsys; ++s) {
+    const int32_t code = tridi_ref_var_solve_system(plan, args, s, args->ws);
+    if (args->info) args->info[s] = code;
+    if (code && st == TRIDI_SUCCESS) st = tridi_info_status(code);
+  }
+  return st;
+}
