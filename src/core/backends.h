@@ -38,6 +38,11 @@ tridi_status tridi_cpu_alg_execute(const struct tridi_plan_s *plan, const tridi_
 tridi_status tridi_ref_var_init(struct tridi_plan_s *plan);
 tridi_status tridi_ref_var_execute(const struct tridi_plan_s *plan, const tridi_args *args);
 tridi_status tridi_cpu_var_ref_init(struct tridi_plan_s *plan);
+/* src/cpu/variable/cpu_var.c: SIMD lanes over systems of similar length. */
+const char *tridi_cpu_var_applies(const struct tridi_plan_s *plan);
+tridi_status tridi_cpu_var_init(struct tridi_plan_s *plan);
+tridi_status tridi_cpu_var_execute(const struct tridi_plan_s *plan, const tridi_args *args);
+void tridi_cpu_var_destroy(struct tridi_plan_s *plan);
 tridi_status tridi_cpu_var_ref_execute(const struct tridi_plan_s *plan, const tridi_args *args);
 
 /* src/cpu/cpu_parallel.c: host solvers that go system by system share this.

@@ -89,7 +89,11 @@ static const tridi_solver variable_solvers[] = {
     /* REF: the oracle, systems in order. */
     {"ref_var_thomas", TRIDI_BACKEND_REF, TRIDI_ALG_THOMAS_REF, 0, NULL, tridi_ref_var_init,
      tridi_ref_var_execute, NULL},
-    /* CPU: the reference over systems, balanced by unknowns. */
+    /* CPU: SIMD lanes over systems of similar length, binned at plan time;
+     * the reference over systems (balanced by unknowns) where the c'/d'
+     * scratch of a group would pass 64 MiB. */
+    {"cpu_var_thomas", TRIDI_BACKEND_CPU, TRIDI_ALG_THOMAS, 0, tridi_cpu_var_applies,
+     tridi_cpu_var_init, tridi_cpu_var_execute, tridi_cpu_var_destroy},
     {"cpu_var_thomas_ref", TRIDI_BACKEND_CPU, TRIDI_ALG_THOMAS_REF, 1, NULL,
      tridi_cpu_var_ref_init, tridi_cpu_var_ref_execute, NULL},
 };
