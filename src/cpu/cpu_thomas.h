@@ -1,9 +1,10 @@
 /* Internal to src/cpu: the execution strategy that tridi_cpu_thomas_init
  * precomputes (plan->priv) and the per-ISA kernel entry points.
  *
- * The SIMD Thomas kernel (cpu_thomas_kernel.inc) is one source compiled once
- * per ISA (portable/, avx2/, avx512/ hold the wrappers that define the name
- * suffix; only those objects get ISA flags).  Each wrapper defines, for f32
+ * The SIMD Thomas kernel (cpu_thomas_kernel.inc; cpu_thomas_body.inc lists
+ * the files it is made of) is one source compiled once per ISA (portable/,
+ * avx2/, avx512/ hold the wrappers that define the name suffix; only those
+ * objects get ISA flags).  Each wrapper defines, for f32
  * and f64, a function that solves a range of "work items" (lane groups) on
  * the calling thread; cpu_thomas.c owns the OpenMP region around them. */
 #ifndef TRIDI_CPU_THOMAS_H
@@ -11,25 +12,11 @@
 
 #include "backends.h"
 
-/* Lanes per group = TRIDI_CPU_UNROLL x (64 bytes / sizeof(T)): U independent
- * vectors per row hide the latency of the division chain of the forward
- * sweep (see docs/perf-log.md). */
-#ifndef TRIDI_CPU_UNROLL
-#define TRIDI_CPU_UNROLL 2 /* portable and AVX2 (16 ymm registers) */
-#endif
-#ifndef TRIDI_CPU_UNROLL_AVX512
-#define TRIDI_CPU_UNROLL_AVX512 4 /* 32 zmm registers hold 4 chains */
-#endif
-/* AVX-512 kernel for layouts with a TRANS operand (contiguous systems):
- * fewer lanes, fewer concurrent line streams (suffix avx512n). */
-#ifndef TRIDI_CPU_UNROLL_AVX512_NARROW
-#define TRIDI_CPU_UNROLL_AVX512_NARROW 2
-#endif
-/* TRANS layouts of aligned or all-TRANS inputs take one vector per row on
- * AVX-512 (suffix avx512s, compiled with U = 1; see cpu_thomas.c). */
-
-/* Most sub-groups of G lanes one work item sweeps together (tridi_cpu_thomas_priv.sub). */
-#define TRIDI_CPU_MAX_SUB 8
+/* TRIDI_CPU_UNROLL* (vectors per row of each kernel build), TRIDI_CPU_MAX_SUB and the planner's
+ * other constants.  The AVX-512 kernel is built three times: U = TRIDI_CPU_UNROLL_AVX512 (VEC
+ * layouts), U = TRIDI_CPU_UNROLL_AVX512_NARROW (suffix avx512n) and U = 1 (suffix avx512s) for
+ * layouts with a TRANS operand (see avx512_u_of in cpu_thomas.c). */
+#include "tuning.h"
 
 /* How one operand's lane dimension is laid out (see cpu_thomas_kernel.inc). */
 typedef enum tridi_cpu_class {
