@@ -166,6 +166,8 @@ tridi_status tridi_desc_create(tridi_desc *desc, tridi_dtype dtype, int rank,
  * many right-hand sides, a constant diagonal, ...).  The strides of x must map
  * distinct elements to distinct addresses; that, and int64 overflow of the
  * largest offset, is checked by tridi_plan_create (TRIDI_ERR_INVALID_STRIDE).
+ * The stride of a dimension of extent 0 or 1 is never used: any value,
+ * INT64_MIN included, is accepted there.
  *
  * @param desc     descriptor
  * @param op       TRIDI_OP_A .. TRIDI_OP_X
