@@ -70,8 +70,18 @@ typedef enum tridi_status {
   TRIDI_ERR_ZERO_PIVOT = 15,     /**< a system met an exactly zero pivot (see info) */
   TRIDI_ERR_NONFINITE = 16,      /**< a system has a NaN/Inf input or produced one (see info) */
   TRIDI_ERR_DEVICE = 17,         /**< a CUDA runtime call or kernel launch failed */
-  TRIDI_ERR_INTERNAL = 18        /**< a bug in tridi: please report it */
+  TRIDI_ERR_INTERNAL = 18,       /**< a bug in tridi: please report it */
+  TRIDI_ERR_INACCURATE = 19      /**< some systems may be inaccurate (their info is
+                                      TRIDI_INFO_INACCURATE): element growth without
+                                      pivoting, or a failed accuracy check */
 } tridi_status;
+
+/** The info code (see tridi_execute) of a system that was solved, its x
+ *  written and finite, but not to the accuracy the algorithm promises:
+ *  element growth without pivoting was detected, or the solution failed an
+ *  accuracy check (RD and CR+RD: see tridi_alg).  Distinct from the row
+ *  codes +-k of every system shorter than INT32_MAX rows. */
+#define TRIDI_INFO_INACCURATE INT32_MAX
 
 /** Short human-readable message for a status ("invalid stride", ...).
  *  Never NULL; unknown values give "unknown status". */
@@ -180,6 +190,8 @@ tridi_status tridi_desc_create(tridi_desc *desc, tridi_dtype dtype, int rank,
  * many right-hand sides, a constant diagonal, ...).  The strides of x must map
  * distinct elements to distinct addresses; that, and int64 overflow of the
  * largest offset, is checked by tridi_plan_create (TRIDI_ERR_INVALID_STRIDE).
+ * The stride of a dimension of extent 0 or 1 is never used: any value,
+ * INT64_MIN included, is accepted there.
  *
  * @param desc     descriptor
  * @param op       TRIDI_OP_A .. TRIDI_OP_X
@@ -250,7 +262,17 @@ typedef enum tridi_backend {
 
 /** Algorithm.  TRIDI_ALG_AUTO lets the planner choose from measurements;
  *  the others force a choice (TRIDI_ERR_NOT_SUPPORTED where it does not exist
- *  for the backend).  Values are stable. */
+ *  for the backend).  Values are stable.
+ *
+ *  None of them pivots.  RD and CR+RD lose accuracy where RD's prefix
+ *  products grow, i.e. on diagonally dominant matrices from n of a few
+ *  (docs/accuracy.md), so every system they solve is checked afterwards on
+ *  every backend: its backward error ||Ax - d||inf / (||A||inf ||x||inf +
+ *  ||d||inf), computed in the element type, must be at most 4 n eps (eps =
+ *  FLT_EPSILON or DBL_EPSILON, n the system length); otherwise its info is
+ *  TRIDI_INFO_INACCURATE (x stays written) and, on CPU/REF, the status
+ *  TRIDI_ERR_INACCURATE.  Overflow of the products is a NaN/Inf breakdown
+ *  (info < 0) as for every algorithm. */
 typedef enum tridi_alg {
   TRIDI_ALG_AUTO = 0,
   TRIDI_ALG_THOMAS_REF = 1,       /**< scalar Thomas, one system at a time (reference) */
@@ -261,9 +283,9 @@ typedef enum tridi_alg {
   TRIDI_ALG_THOMAS_PCR = 5,       /**< Thomas-PCR hybrid (chunks per thread + PCR) */
   TRIDI_ALG_CR = 6,               /**< cyclic reduction */
   TRIDI_ALG_PCR = 7,              /**< parallel cyclic reduction */
-  TRIDI_ALG_RD = 8,               /**< recursive doubling */
+  TRIDI_ALG_RD = 8,               /**< recursive doubling (accuracy-checked, see above) */
   TRIDI_ALG_CR_PCR = 9,           /**< CR + PCR hybrid */
-  TRIDI_ALG_CR_RD = 10            /**< CR + RD hybrid */
+  TRIDI_ALG_CR_RD = 10            /**< CR + RD hybrid (accuracy-checked, see above) */
 } tridi_alg;
 
 /** CPU SIMD code path. */
@@ -331,8 +353,11 @@ tridi_status tridi_plan_destroy(tridi_plan plan);
  *                order of the non-axis dimensions.  0: solved.  k > 0: the
  *                pivot of row k (1-based) was exactly zero.  k < 0: row -k
  *                (1-based) has a NaN/Inf input or produced a NaN/Inf.  The x
- *                of a failed system is unspecified; other systems are not
- *                affected.  For CUDA plans info is a device array written
+ *                of such a failed system is unspecified; other systems are
+ *                not affected.  TRIDI_INFO_INACCURATE (INT32_MAX): solved and
+ *                x written (finite), but not to the accuracy promised: the
+ *                system failed the accuracy check of RD / CR+RD (see
+ *                tridi_alg).  For CUDA plans info is a device array written
  *                asynchronously; the GPU kernels' pivots differ from
  *                Thomas', an f64 pivot below the smallest normal
  *                number (2.2e-308) also counts as a breakdown there, and
@@ -344,10 +369,11 @@ tridi_status tridi_plan_destroy(tridi_plan plan);
  *                REF plans: ignored (pass NULL); execution is synchronous.
  * @return TRIDI_SUCCESS; TRIDI_ERR_NULL_POINTER, TRIDI_ERR_MISALIGNED,
  *         TRIDI_ERR_OVERLAP (argument checks, in that order, nothing
- *         written); CPU/REF: TRIDI_ERR_ZERO_PIVOT or TRIDI_ERR_NONFINITE, the
- *         kind of breakdown of the lowest-numbered failing system (all other
- *         systems are solved); CUDA: TRIDI_ERR_DEVICE on a launch failure
- *         (breakdown is reported through info only).
+ *         written); CPU/REF: TRIDI_ERR_ZERO_PIVOT, TRIDI_ERR_NONFINITE or
+ *         TRIDI_ERR_INACCURATE, the kind of failure of the lowest-numbered
+ *         system whose info is not 0 (all other systems are solved); CUDA:
+ *         TRIDI_ERR_DEVICE on a launch failure (breakdown and inaccuracy are
+ *         reported through info only).
  *
  * Thread safety: concurrent calls on one plan are safe; they take turns on
  * the plan's workspace.  Use tridi_execute_ws with per-thread workspaces to

@@ -16,9 +16,13 @@ static void test_status_strings(void **state) {
       "TRIDI_ERR_OVERLAP",       "TRIDI_ERR_MISALIGNED",          "TRIDI_ERR_NOT_SUPPORTED",
       "TRIDI_ERR_BACKEND_UNAVAILABLE", "TRIDI_ERR_ALLOC",         "TRIDI_ERR_WORKSPACE",
       "TRIDI_ERR_ZERO_PIVOT",    "TRIDI_ERR_NONFINITE",           "TRIDI_ERR_DEVICE",
-      "TRIDI_ERR_INTERNAL"};
+      "TRIDI_ERR_INTERNAL",      "TRIDI_ERR_INACCURATE"};
   const int count = (int)(sizeof names / sizeof names[0]);
-  assert_int_equal(count, TRIDI_ERR_INTERNAL + 1);
+  assert_int_equal(count, TRIDI_ERR_INACCURATE + 1);
+  /* the values are stable: appended, never renumbered */
+  assert_int_equal(TRIDI_ERR_INTERNAL, 18);
+  assert_int_equal(TRIDI_ERR_INACCURATE, 19);
+  assert_int_equal(TRIDI_INFO_INACCURATE, INT32_MAX);
   for (int s = 0; s < count; ++s) {
     const char *str = tridi_status_string((tridi_status)s);
     const char *name = tridi_status_name((tridi_status)s);

@@ -340,6 +340,63 @@ static void test_plan_strides_injective_interleaved(void **state) {
   tt_assert_no_failures();
 }
 
+/* INT64_MIN (or any other value) as the stride of a dimension of extent 1 or
+ * 0 is accepted: such a stride never multiplies a nonzero index.  Every host
+ * configuration, the algorithm rows included, plans and solves with it on a
+ * batch dimension, on an n = 1 axis, for one operand or all, in place too;
+ * INT64_MIN on a dimension of extent 2 stays refused. */
+static void test_plan_strides_extent1(void **state) {
+  (void)state;
+  tt_config cfg[2 * TT_MAX_CONFIGS];
+  int nc = tt_configs(cfg);
+  nc += tt_alg_configs(cfg + nc);
+  const int64_t shape_b[] = {3, 1, 7}, shape_n1[] = {4, 1}, shape_e0[] = {0, 5};
+  uint64_t k = 0;
+  for (int t = 0; t < 2; ++t)
+    for (int lay = 0; lay < 5; ++lay) {
+      const tridi_dtype dt = t ? TRIDI_F64 : TRIDI_F32;
+      tt_layout L;
+      if (lay < 3) { /* batch dimension of extent 1: one operand (x, then a), all, in place */
+        tt_layout_packed(&L, "int64min batch dim", dt, 3, shape_b, 2);
+        for (int op = 0; op < TT_NOPS; ++op)
+          if (lay == 2 || op == (lay == 0 ? TT_X : TT_A)) L.strides[op][1] = INT64_MIN;
+        L.inplace = lay == 2;
+      } else if (lay == 3) { /* n = 1: the axis stride */
+        tt_layout_packed(&L, "int64min axis n=1", dt, 2, shape_n1, 1);
+        for (int op = 0; op < TT_NOPS; ++op) L.strides[op][1] = INT64_MIN;
+      } else { /* extent 0: nothing to solve */
+        tt_layout_packed(&L, "int64min extent 0", dt, 2, shape_e0, 1);
+        for (int op = 0; op < TT_NOPS; ++op) L.strides[op][0] = INT64_MIN;
+      }
+      tt_problem P;
+      if (tt_problem_init(&P, &L, tt_case_seed("args_extent1", k++), NULL)) continue;
+      char lstr[400];
+      tt_layout_str(&P.L, lstr, sizeof lstr);
+      for (int c = 0; c < nc; ++c) {
+        const tridi_alg alg = cfg[c].opts.alg;
+        /* RD's results on these dominant systems are judged in tests/algs */
+        if (alg == TRIDI_ALG_RD || alg == TRIDI_ALG_CR_RD) continue;
+        char ctx[520];
+        snprintf(ctx, sizeof ctx, "[%s] [%s]", lstr, cfg[c].name);
+        tridi_plan plan = NULL;
+        if (!tt_expect_status(tt_problem_plan(&P, cfg[c].null_opts ? NULL : &cfg[c].opts, &plan),
+                              TRIDI_SUCCESS, ctx))
+          continue;
+        tt_info I;
+        tt_info_alloc(&I, P.nsys);
+        tt_problem_solve_check(&P, plan, &I, TRIDI_SUCCESS, ctx);
+        tt_info_free(&I);
+        tridi_plan_destroy(plan);
+      }
+      tt_problem_free(&P);
+    }
+  /* extent 2: the offset of index 1 is INT64_MIN itself, but the stride's
+   * magnitude does not fit: refused, naming the operand */
+  const int64_t s23[] = {2, 3}, bad[] = {INT64_MIN, 1};
+  PLAN_WITH(s23, 2, 1, TRIDI_OP_C, bad, TRIDI_F64, TRIDI_ERR_INVALID_STRIDE, "c");
+  tt_assert_no_failures();
+}
+
 /* Systems too long for any workspace: TRIDI_ERR_ALLOC (or, where a solver
  * cannot even size its workspace, ALLOC too), *plan NULL, a message. */
 static void test_plan_alloc(void **state) {
@@ -630,6 +687,7 @@ int main(int argc, char **argv) {
       TT_TEST(test_plan_options),
       TT_TEST(test_plan_strides),
       TT_TEST(test_plan_strides_injective_interleaved),
+      TT_TEST(test_plan_strides_extent1),
       TT_TEST(test_plan_alloc),
       TT_TEST(test_execute_null),
       TT_TEST(test_execute_misaligned),

@@ -660,7 +660,8 @@ int tridi_cmd_bench(int argc, char **argv) {
             const double bytes = bench_bytes(&bc);
             /* a breakdown the algorithm reported still has a time (bench_cpu.c) */
             const int breakdown =
-                res.status == TRIDI_ERR_ZERO_PIVOT || res.status == TRIDI_ERR_NONFINITE;
+                res.status == TRIDI_ERR_ZERO_PIVOT || res.status == TRIDI_ERR_NONFINITE ||
+                res.status == TRIDI_ERR_INACCURATE;
             if (res.status == TRIDI_SUCCESS || (breakdown && res.ms == res.ms)) {
               res.gbps = res.ms > 0.0 ? bytes / (res.ms * 1e-3) / 1e9 : NAN;
               res.pct_copy = 100.0 * res.gbps / copy;

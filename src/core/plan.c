@@ -242,6 +242,12 @@ static tridi_status run(tridi_plan plan, const void *const ops[TRIDI_NUM_OPERAND
     if (!tridi_last_error()[0])
       tridi_set_error(st, "tridi_execute: numerical breakdown (%s); see the info array",
                       tridi_status_name(st));
+  } else if (st == TRIDI_ERR_INACCURATE) {
+    if (!tridi_last_error()[0])
+      tridi_set_error(st,
+                      "tridi_execute: %s: some systems failed the accuracy check (info = "
+                      "TRIDI_INFO_INACCURATE); their x is written but not accurate",
+                      plan->solver->name);
   } else if (st && !tridi_last_error()[0]) {
     tridi_set_error(st, "tridi_execute: %s failed", plan->solver->name);
   }

@@ -47,6 +47,8 @@ static const status_row status_rows[] = {
     {"TRIDI_ERR_NONFINITE", "NaN or Inf input or result in at least one system (see info)"},
     {"TRIDI_ERR_DEVICE", "CUDA runtime or kernel launch error"},
     {"TRIDI_ERR_INTERNAL", "internal error in tridi (please report)"},
+    {"TRIDI_ERR_INACCURATE", "some systems may be inaccurate: element growth without pivoting or a "
+                             "failed accuracy check (see info)"},
 };
 #define NSTATUS ((int)(sizeof status_rows / sizeof status_rows[0]))
 

@@ -111,9 +111,10 @@ typedef struct tridi_solver {
   tridi_status (*init)(struct tridi_plan_s *plan);
   /* Solve.  Arguments were checked by the core (non-NULL, aligned, no bad
    * overlap).  Host backends: fill args->info when non-NULL and return
-   * TRIDI_SUCCESS or the breakdown status (tridi_info_status) of the
-   * lowest-numbered failing system.  CUDA: enqueue on args->stream and
-   * return; the backend has made plan->device current. */
+   * TRIDI_SUCCESS or the status (TRIDI_ERR_ZERO_PIVOT / TRIDI_ERR_NONFINITE /
+   * TRIDI_ERR_INACCURATE, tridi_info_status) of the lowest-numbered failing
+   * system.  CUDA: enqueue on args->stream and return; the backend has made
+   * plan->device current. */
   tridi_status (*execute)(const struct tridi_plan_s *plan, const tridi_args *args);
   /* Release plan->priv.  May be NULL. */
   void (*destroy)(struct tridi_plan_s *plan);
@@ -209,7 +210,9 @@ int32_t tridi_ref_solve_system(const struct tridi_plan_s *plan, const tridi_args
 
 /* Map an info code to the execute status (0 -> TRIDI_SUCCESS). */
 static inline tridi_status tridi_info_status(int32_t info) {
-  return info == 0 ? TRIDI_SUCCESS : (info > 0 ? TRIDI_ERR_ZERO_PIVOT : TRIDI_ERR_NONFINITE);
+  if (info == 0) return TRIDI_SUCCESS;
+  if (info == TRIDI_INFO_INACCURATE) return TRIDI_ERR_INACCURATE;
+  return info > 0 ? TRIDI_ERR_ZERO_PIVOT : TRIDI_ERR_NONFINITE;
 }
 
 /* ---- CPU backend (src/cpu) ---------------------------------------------- */

@@ -23,14 +23,17 @@
  * src/cuda/alg_tuning.h (TRIDI_CUDA_TUNING builds: env TRIDI_CUDA_ALG_SWITCH).
  *
  * Breakdown is detected in the kernel, step by step, exactly as the
- * reference defines it (block-wide atomicMin of the lowest failing row). */
+ * reference defines it (block-wide atomicMin of the lowest failing row);
+ * RD's and CR+RD's accuracy check runs in the same kernel before x is
+ * stored (rd_check). */
 #include "cuda_common.cuh"
-#include "../ref/ref_algs.h" /* TRIDI_RD_MAX_BERR: the same loss test */
+#include "../ref/ref_algs.h" /* TRIDI_RD_BERR_C: the same accuracy check */
 #include "alg_tuning.h"
 #include "cuda_backend.h"
 
 #include <cuda_runtime.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -104,11 +107,76 @@ __device__ __forceinline__ int32_t step_code(Fail *f) {
   return code;
 }
 
+/* Arithmetic of RD's accuracy check, rounded as the host's (no contraction
+ * into FMA), so that the same x gets the same verdict as in ref_algs. */
+__device__ __forceinline__ float mul_rn(float a, float b) { return __fmul_rn(a, b); }
+__device__ __forceinline__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
+__device__ __forceinline__ float add_rn(float a, float b) { return __fadd_rn(a, b); }
+__device__ __forceinline__ double add_rn(double a, double b) { return __dadd_rn(a, b); }
+__device__ __forceinline__ float sub_rn(float a, float b) { return __fsub_rn(a, b); }
+__device__ __forceinline__ double sub_rn(double a, double b) { return __dsub_rn(a, b); }
+/* Non-negative values (NaN included, above +Inf) ordered as their bits. */
+__device__ __forceinline__ unsigned long long key(float v) { return __float_as_uint(v); }
+__device__ __forceinline__ unsigned long long key(double v) {
+  return (unsigned long long)__double_as_longlong(v);
+}
+__device__ __forceinline__ void unkey(unsigned long long k, float *v) {
+  *v = __uint_as_float((unsigned int)k);
+}
+__device__ __forceinline__ void unkey(unsigned long long k, double *v) {
+  *v = __longlong_as_double((long long)k);
+}
+template <typename T> struct Eps;
+template <> struct Eps<float> { static constexpr float v = FLT_EPSILON; };
+template <> struct Eps<double> { static constexpr double v = DBL_EPSILON; };
+
+/* RD's accuracy check (src/ref/ref_algs.h, TRIDI_RD_BERR_C) on the whole
+ * system: level 0 still holds a, b, c (a_0 = c_{n-1} = 0) and x over d, so
+ * d is read again from the caller's array, which x has not been stored to
+ * yet (in place too).  Block-wide maxima of |r_i|, row sums, |x_i| and
+ * |d_i| in acc[].  Returns 0 or TRIDI_INFO_INACCURATE; ends with a barrier. */
+template <typename T>
+__device__ int32_t rd_check(const Lvl<T> &L, const T *gd, int64_t sd, int64_t n,
+                            unsigned long long *acc) {
+  const int tid = threadIdx.x, nt = blockDim.x;
+  if (tid < 4) acc[tid] = 0;
+  __syncthreads();
+  unsigned long long kr = 0, ka = 0, kx = 0, kd = 0;
+  for (int64_t i = tid; i < n; i += nt) {
+    const int64_t q = L.at(i);
+    const T xi = L.d[q], di = gd[i * sd];
+    T r = sub_rn(mul_rn(L.b[q], xi), di);
+    if (i > 0) r = add_rn(r, mul_rn(L.a[q], L.d[L.at(i - 1)]));
+    if (i + 1 < n) r = add_rn(r, mul_rn(L.c[q], L.d[L.at(i + 1)]));
+    const T ra = add_rn(add_rn(absv(L.a[q]), absv(L.b[q])), absv(L.c[q]));
+    const unsigned long long k0 = key(fin(r) ? absv(r) : (T)INFINITY), k1 = key(ra),
+                             k2 = key(absv(xi)), k3 = key(absv(di));
+    kr = k0 > kr ? k0 : kr;
+    ka = k1 > ka ? k1 : ka;
+    kx = k2 > kx ? k2 : kx;
+    kd = k3 > kd ? k3 : kd;
+  }
+  atomicMax(&acc[0], kr);
+  atomicMax(&acc[1], ka);
+  atomicMax(&acc[2], kx);
+  atomicMax(&acc[3], kd);
+  __syncthreads();
+  T nr, na, nx, nd;
+  unkey(acc[0], &nr);
+  unkey(acc[1], &na);
+  unkey(acc[2], &nx);
+  unkey(acc[3], &nd);
+  __syncthreads(); /* acc is reused by the next system */
+  const T tol = mul_rn(mul_rn((T)TRIDI_RD_BERR_C, (T)n), Eps<T>::v);
+  return fin(nr) && nr <= mul_rn(tol, add_rn(mul_rn(na, nx), nd)) ? 0 : TRIDI_INFO_INACCURATE;
+}
+
 template <typename T>
 __global__ void k_alg001(AParams p) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   __shared__ Fail fail;
   __shared__ T x0_sh;
+  __shared__ unsigned long long acc[4];
   T *sm = reinterpret_cast<T *>(smem_raw);
   const int tid = threadIdx.x, nt = blockDim.x;
   T *gbase = reinterpret_cast<T *>(p.ws + (int64_t)blockIdx.x * p.ws_per_sys);
@@ -311,25 +379,11 @@ __global__ void k_alg001(AParams p) {
             code = step_code(&fail);
           }
           if (code == 0) {
-            /* x into M2 (free now), then the backward-error check on rows of L */
+            /* x into M2 (free now) */
             const T x0 = x0_sh;
             for (int64_t j = tid; j < m; j += nt)
               M2[j] = j == 0 ? x0 : M1[6 * (j - 1)] * x0 + M1[6 * (j - 1) + 2];
             __syncthreads();
-            for (int64_t i = tid; i < m; i += nt) {
-              const T xi = M2[i];
-              T r = L.b[i] * xi - L.d[i], sc = absv(L.b[i] * xi) + absv(L.d[i]);
-              if (i > 0) {
-                r = r + L.a[i] * M2[i - 1];
-                sc = sc + absv(L.a[i] * M2[i - 1]);
-              }
-              if (i + 1 < m) {
-                r = r + L.c[i] * M2[i + 1];
-                sc = sc + absv(L.c[i] * M2[i + 1]);
-              }
-              if (!(absv(r) <= (T)TRIDI_RD_MAX_BERR * sc)) note(&fail.nonfin, (i + 1) * ls - 1);
-            }
-            code = step_code(&fail);
           }
         }
         if (code == 0) {
@@ -352,13 +406,14 @@ __global__ void k_alg001(AParams p) {
       }
       __syncthreads();
     }
-    /* x finite?  then store */
+    /* x finite?  RD: accurate?  then store */
     if (code == 0) {
       const Lvl<T> L = level(0);
       for (int64_t i = tid; i < n; i += nt)
         if (!fin(L.d[L.at(i)])) note(&fail.nonfin, i);
       code = step_code(&fail);
-      if (code == 0)
+      if (code == 0 && p.rd) code = rd_check(L, gd, p.as[3], n, acc);
+      if (code == 0 || code == TRIDI_INFO_INACCURATE)
         for (int64_t i = tid; i < n; i += nt) gx[i * p.as[4]] = L.d[L.at(i)];
     }
     if (tid == 0 && p.info) p.info[s] = code;

@@ -25,7 +25,11 @@
  *     the 2x3 affine matrices (C_j = B_j ... B_0); x_0 from the last row;
  *     x_{j+1} = C_j[0][0] x_0 + C_j[0][2].
  *
- * Info codes (include/tridi.h: 0 solved, +k zero pivot, -k NaN/Inf):
+ *   - RD and CR+RD, once x is computed and finite: the accuracy check
+ *     below on the whole system; x is stored either way.
+ *
+ * Info codes (include/tridi.h: 0 solved, +k zero pivot, -k NaN/Inf,
+ * TRIDI_INFO_INACCURATE):
  *   +k: a division by an exactly zero value, row k (1-based, original
  *       numbering) being the equation whose diagonal was the divisor (CR,
  *       PCR: b of the equation used to eliminate a neighbour, or of the last
@@ -34,6 +38,8 @@
  *   -k: NaN/Inf input at row k; or a NaN/Inf produced: the equation (CR and
  *       PCR steps), prefix matrix (RD: the row whose matrix B_k made the
  *       product non-finite) or solution value x_k;
+ *   TRIDI_INFO_INACCURATE: RD, CR+RD: x is finite but fails the accuracy
+ *       check (x is written);
  *   steps are checked in order and within a step the lowest row wins, zero
  *   divisors before produced non-finite values.  These codes may differ from
  *   the reference Thomas's for the same matrix (different eliminations). */
@@ -52,21 +58,36 @@ extern "C" {
  * the GPU runs and the accuracy study describes it.  The values are the
  * fastest of a sweep on an NVIDIA H200 (docs/algorithms.md, "Switch size"),
  * except CR+RD in f32, capped at 32 for accuracy (RD in f32 loses its digits
- * beyond ~50 equations even on well-conditioned systems; with 64, 8% of the
- * Laplace-like systems of docs/accuracy.md are reported, with 32 under 1%,
- * for 8-19% more time on the H200 sweep):
+ * beyond a few dozen equations even on well-conditioned systems: on the
+ * Laplace-like systems of docs/accuracy.md, n = 8..4096, the accuracy check
+ * below reports 432 of 2560 with 64 and 88 with 32, none of them at n >= 64;
+ * 32 costs 8-19% more time on the H200 sweep):
  *
  *   CR+PCR  f32, f64   n <= 256: 64   n <= 512: 128   else 256
  *   CR+RD   f32        32
  *   CR+RD   f64        n <= 128: 64   else 128
  */
 
-/* RD's loss-of-significance test (RD and the RD part of CR+RD): the first
- * row k whose backward error |r_k| / (|a_k x_{k-1}| + |b_k x_k| +
- * |c_k x_{k+1}| + |d_k|) exceeds this value gives info -k: RD's error grows
- * with the products of its matrices and reaches garbage long before it
- * overflows (paper 001, section 5.4). */
-#define TRIDI_RD_MAX_BERR 0.01
+/* RD's accuracy check (RD and CR+RD, every backend): RD's error grows with
+ * the products of its matrices and reaches garbage long before they
+ * overflow (paper 001, section 5.4; docs/accuracy.md), so once a system's x
+ * is computed and finite its backward error is checked:
+ *
+ *   ||r||inf <= TRIDI_RD_BERR_C * n * eps * (||A||inf ||x||inf + ||d||inf),
+ *
+ *   r_i = ((b_i x_i - d_i) + a_i x_{i-1}) + c_i x_{i+1}  (terms outside the
+ *   system left out), ||A||inf = max_i (|a_i| + |b_i|) + |c_i| with
+ *   a_0 = c_{n-1} = 0, eps = FLT_EPSILON / DBL_EPSILON, n the length of the
+ *   whole system (not of CR+RD's intermediate one), every operation in the
+ *   element type in this order; a non-finite |r_i| fails.
+ *
+ * A system that fails gets info TRIDI_INFO_INACCURATE and keeps its x.
+ * C = 4: on the dominant and Laplace-like families of docs/accuracy.md
+ * (n = 8..4096) Thomas, CR, CR+PCR and LAPACK stay below 0.7 n eps, PCR
+ * below 2.7 n eps up to n = 1024; the rounding of the check itself adds
+ * less than 4 eps, so a system that passes has a true backward error below
+ * the test suite's 8 n eps (tests/support/tt.h, TT_RESID_C). */
+#define TRIDI_RD_BERR_C 4
 
 /* 1 for the algorithms of this file (CR, PCR, RD, CR_PCR, CR_RD). */
 int tridi_ref_alg_known(tridi_alg alg);

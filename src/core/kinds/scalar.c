@@ -51,8 +51,17 @@ static int injective_exact(int m, const int64_t *ext, const int64_t *str) {
   return ok;
 }
 
-/* Fill plan->lay from the descriptor and check every stride.  Strides of
- * INT64_MIN are rejected (their magnitude does not fit). */
+/* Stride of operand op along dimension k as the backends see it: a
+ * dimension of extent 0 or 1 never multiplies a nonzero index, so any int64
+ * is accepted there (INT64_MIN included) and the layout records 0, which no
+ * backend can overflow by negating or scaling it. */
+static int64_t used_stride(const struct tridi_desc_s *d, int op, int k) {
+  return d->shape[k] <= 1 ? 0 : d->strides[op][k];
+}
+
+/* Fill plan->lay from the descriptor and check every stride.  A stride of
+ * INT64_MIN on a dimension of extent > 1 is rejected (its magnitude does not
+ * fit in int64, and its offset in bytes would overflow anyway). */
 static tridi_status normalise_layout(const struct tridi_desc_s *d, tridi_layout *L,
                                      size_t esize) {
   memset(L, 0, sizeof *L);
@@ -61,14 +70,16 @@ static tridi_status normalise_layout(const struct tridi_desc_s *d, tridi_layout 
   for (int k = 0; k < d->rank; ++k)
     if (k != d->axis) L->nsys *= d->shape[k];
   for (int op = 0; op < TRIDI_NUM_OPERANDS; ++op) {
-    L->axis_stride[op] = d->strides[op][d->axis];
+    L->axis_stride[op] = used_stride(d, op, d->axis);
     int64_t lo = 0, hi = 0, g = 0;
     for (int k = 0; k < d->rank; ++k) {
-      const int64_t e = d->shape[k], s = d->strides[op][k];
+      const int64_t e = d->shape[k], s = used_stride(d, op, k);
+      if (e <= 1) continue;
       if (s == INT64_MIN)
         return tridi_set_error(TRIDI_ERR_INVALID_STRIDE,
-                               "tridi_plan_create: stride[%d] of %c is INT64_MIN", k, op_names[op]);
-      if (e <= 1) continue;
+                               "tridi_plan_create: stride[%d] of %c is INT64_MIN on a dimension of "
+                               "extent %lld",
+                               k, op_names[op], (long long)e);
       const int64_t m = abs64(s);
       if (m != 0 && e - 1 > INT64_MAX / m)
         return tridi_set_error(TRIDI_ERR_INVALID_STRIDE,
@@ -100,7 +111,7 @@ static tridi_status normalise_layout(const struct tridi_desc_s *d, tridi_layout 
   for (int k = 0; k < d->rank; ++k) {
     if (k == d->axis || d->shape[k] == 1) continue;
     L->bext[nb] = d->shape[k];
-    for (int op = 0; op < TRIDI_NUM_OPERANDS; ++op) L->bstride[op][nb] = d->strides[op][k];
+    for (int op = 0; op < TRIDI_NUM_OPERANDS; ++op) L->bstride[op][nb] = used_stride(d, op, k);
     ++nb;
   }
   L->nbatch = nb;
@@ -114,7 +125,7 @@ static tridi_status normalise_layout(const struct tridi_desc_s *d, tridi_layout 
     for (int k = 0; k < d->rank; ++k) {
       if (d->shape[k] <= 1) continue;
       ext[m] = d->shape[k];
-      str[m] = abs64(d->strides[TRIDI_OP_X][k]);
+      str[m] = abs64(used_stride(d, TRIDI_OP_X, k));
       ++m;
     }
     for (int i = 1; i < m; ++i) /* insertion sort by stride */

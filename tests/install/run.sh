@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Install a built tridi tree into a temporary prefix and build plain-C
+# consumers against it, as a user would (CTest test "install", registered by
+# tests/CMakeLists.txt; see tests/README.md):
+#   - the install is moved after `cmake --install --prefix`, so nothing may
+#     depend on the prefix it was installed to (tridi.pc: ${pcfiledir});
+#   - libtridi.so: soname libtridi.so.<major>, the CUDA runtime inside it
+#     (no libcudart needed, none of its symbols exported);
+#   (a) find_package(tridi) + tridi::tridi        -> needs libtridi.so
+#   (b) find_package(tridi) + tridi::tridi_static -> needs no libtridi.so
+#   (c) cc app.c $(pkg-config --cflags --libs tridi)
+#   (d) cc app.c $(pkg-config --static --cflags --libs tridi), with only
+#       libtridi.a installed (a copy of the prefix without libtridi.so)
+# Each consumer (tests/install/consumer/app.c) solves batches on the CPU and
+# checks the residuals; where no NVIDIA driver is installed it also checks
+# that the CUDA backend reports itself unavailable, cleanly.
+#
+#   run.sh BUILD_DIR WORK_DIR CMAKE CC PKG_CONFIG HAVE_CUDA SHARED STATIC [SANITIZE]
+# SHARED/STATIC: ON when that library is installed; SANITIZE: the build's
+# -fsanitize list (its consumers must link the sanitizer runtime too).
+set -euo pipefail
+build=$1 work=$2 cmake=$3 cc=$4 pkgconfig=$5 have_cuda=$6 shared=$7 static=$8 sanitize=${9:-}
+here=$(cd "$(dirname "$0")" && pwd)
+src=$here/consumer
+
+is_on() { case "${1^^}" in ON | 1 | TRUE | YES) return 0 ;; *) return 1 ;; esac; }
+fail() { echo "install test: FAILED: $*" >&2; exit 1; }
+step() { echo "== $*"; }
+# the DT_NEEDED entries of a binary, one a line (captured first: no early
+# exit of a reader may break a pipeline under pipefail)
+needed() {
+  local d
+  d=$(readelf -d "$1")
+  sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' <<<"$d"
+}
+has() { grep -qE "$2" <<<"$1"; } # has TEXT REGEX
+
+cflags=(-std=c11 -Wall -Wextra -Werror -pedantic)
+san=()
+if [ -n "$sanitize" ]; then san=(-fsanitize="$sanitize" -fno-omit-frame-pointer); fi
+
+# no NVIDIA driver here: the CUDA backend must say so (else: either answer)
+want_cuda=0
+if is_on "$have_cuda"; then
+  cache=$(/sbin/ldconfig -p 2>/dev/null || true)
+  if has "$cache" 'libcuda\.so\.1' || [ -e /dev/nvidiactl ]; then want_cuda=any; fi
+fi
+
+rm -rf "$work"
+mkdir -p "$work"
+step "install $build into a temporary prefix, then move it"
+"$cmake" --install "$build" --prefix "$work/stage" >"$work/install.log"
+mv "$work/stage" "$work/prefix"
+prefix=$work/prefix
+pc=$(find "$prefix" -path '*/pkgconfig/tridi.pc')
+[ -f "$pc" ] || fail "tridi.pc not installed (found: '$pc')"
+libdir=$(dirname "$(dirname "$pc")")
+[ -f "$prefix/include/tridi.h" ] || fail "tridi.h not installed"
+if grep -q "$work/stage" -r "$prefix" --include='*.pc' --include='*.cmake'; then
+  fail "the installed package names the install prefix $work/stage"
+fi
+
+if is_on "$shared"; then
+  step "libtridi.so"
+  so=$(readlink -f "$libdir/libtridi.so")
+  [ -f "$so" ] || fail "libtridi.so not installed"
+  soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+  [[ $soname =~ ^libtridi\.so\.[0-9]+$ ]] || fail "soname '$soname'"
+  [ -e "$libdir/$soname" ] || fail "$soname not installed beside the library"
+  deps=$(needed "$so")
+  if has "$deps" cudart; then fail "libtridi.so needs libcudart: $deps"; fi
+  syms=$(nm -D --defined-only "$so")
+  if has "$syms" ' (cuda[A-Z]|__cuda)'; then fail "libtridi.so exports CUDA runtime symbols"; fi
+  echo "soname $soname, needs:" $deps
+fi
+if ! is_on "$shared" && [ -e "$libdir/libtridi.so" ]; then fail "libtridi.so installed with TRIDI_BUILD_SHARED off"; fi
+if is_on "$static" && [ ! -f "$libdir/libtridi.a" ]; then fail "libtridi.a not installed"; fi
+
+cmake_consumer() { # name target
+  local b=$work/$1
+  step "($1) find_package(tridi) + $2"
+  "$cmake" -S "$src" -B "$b" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER="$cc" \
+    -DCMAKE_PREFIX_PATH="$prefix" -DTRIDI_TARGET="$2" \
+    -DCMAKE_C_FLAGS="${san[*]}" -DCMAKE_EXE_LINKER_FLAGS="${san[*]}" >"$b.log" 2>&1 ||
+    { cat "$b.log"; fail "($1) configure"; }
+  grep -q "tridi_DIR: $prefix/" "$b.log" || { cat "$b.log"; fail "($1) found a tridi outside $prefix"; }
+  "$cmake" --build "$b" >>"$b.log" 2>&1 || { cat "$b.log"; fail "($1) build"; }
+  "$b/app" "$want_cuda" || fail "($1) run"
+}
+
+pc_consumer() { # name pcdir [--static]
+  local name=$1 pcdir=$2
+  shift 2
+  step "($name) cc app.c \$(pkg-config $* --cflags --libs tridi)"
+  local flags
+  flags=$(PKG_CONFIG_PATH="$pcdir" "$pkgconfig" "$@" --cflags --libs tridi) || fail "($name) pkg-config"
+  echo "cc app.c $flags"
+  [[ $flags == *"$work/"* ]] || fail "($name) pkg-config points outside the install: $flags"
+  # shellcheck disable=SC2086  # the flags are words
+  "$cc" "${cflags[@]}" "${san[@]}" "$src/app.c" $flags -o "$work/$name" || fail "($name) build"
+  LD_LIBRARY_PATH="$(dirname "$pcdir")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$work/$name" "$want_cuda" ||
+    fail "($name) run"
+}
+
+if is_on "$shared"; then
+  cmake_consumer shared tridi::tridi
+  has "$(needed "$work/shared/app")" '^libtridi\.so' || fail "(shared) app does not use libtridi.so"
+  pc_consumer pkgconfig "$libdir/pkgconfig"
+  has "$(needed "$work/pkgconfig")" '^libtridi\.so' || fail "(pkgconfig) app does not use libtridi.so"
+fi
+if is_on "$static"; then
+  cmake_consumer static tridi::tridi_static
+  if has "$(needed "$work/static/app")" libtridi; then fail "(static) app needs libtridi.so"; fi
+  # only the archive, in a copy of the prefix: -ltridi must find libtridi.a
+  cp -a "$prefix" "$work/static-prefix"
+  rm -f "$work/static-prefix/${libdir#"$prefix"/}"/libtridi.so*
+  pc_consumer pkgconfig-static "$work/static-prefix/${libdir#"$prefix"/}/pkgconfig" --static
+  if has "$(needed "$work/pkgconfig-static")" libtridi; then fail "(pkgconfig-static) app needs libtridi.so"; fi
+fi
+echo "install test: passed"
