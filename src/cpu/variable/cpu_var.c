@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <omp.h>
 
 /* Beyond this much c'/d' scratch per thread, AUTO prefers cpu_var_thomas_ref. */
 #define TRIDI_CPU_VAR_SCRATCH_MAX ((size_t)64 << 20)
@@ -54,11 +53,13 @@ void tridi_cpu_var_destroy(struct tridi_plan_s *plan) {
 }
 
 /* qsort by length, longest first; ties by system number (a fixed order) */
-static const int64_t *sort_len;
+typedef struct {
+  int64_t len, sys;
+} len_sys;
 static int by_length(const void *p, const void *q) {
-  const int64_t a = *(const int64_t *)p, b = *(const int64_t *)q;
-  if (sort_len[a] != sort_len[b]) return sort_len[a] > sort_len[b] ? -1 : 1;
-  return (a > b) - (a < b);
+  const len_sys *a = (const len_sys *)p, *b = (const len_sys *)q;
+  if (a->len != b->len) return a->len > b->len ? -1 : 1;
+  return (a->sys > b->sys) - (a->sys < b->sys);
 }
 
 tridi_status tridi_cpu_var_init(struct tridi_plan_s *plan) {
@@ -79,15 +80,12 @@ tridi_status tridi_cpu_var_init(struct tridi_plan_s *plan) {
                            (long long)P->ngroups);
   for (int64_t k = 0; k < P->ngroups * W; ++k) P->sys[k] = k < v->nsys ? k : -1;
   if (v->layout == TRIDI_VAR_PACKED && v->nsys > 1) {
-    /* plan creation is not reentrant-sensitive here: sort_len is set and
-     * used under one lock-free call chain, but two threads creating plans at
-     * once would race on it, so sort with a private comparator copy */
-#pragma omp critical(tridi_cpu_var_sort)
-    {
-      sort_len = v->len;
-      qsort(P->sys, (size_t)v->nsys, sizeof *P->sys, by_length);
-      sort_len = NULL;
-    }
+    len_sys *order = malloc((size_t)v->nsys * sizeof *order);
+    if (!order) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
+    for (int64_t s = 0; s < v->nsys; ++s) order[s] = (len_sys){v->len[s], s};
+    qsort(order, (size_t)v->nsys, sizeof *order, by_length);
+    for (int64_t s = 0; s < v->nsys; ++s) P->sys[s] = order[s].sys;
+    free(order);
   }
   P->cost[0] = 0;
   for (int64_t g = 0; g < P->ngroups; ++g) {
