@@ -14,7 +14,10 @@
  *       flags needlessly (flagged, backward error <= 10 n eps);
  *   tridi_pivot_table --scan MATRIX [--nmax N] [--seed S]   one matrix at
  *       every n from 1 to N (default 1000): how often G > 8, the largest G,
- *       and the backward errors (the Dorr matrix's evidence).
+ *       and the backward errors (the Dorr matrix's evidence);
+ *   tridi_pivot_table --small COUNT [--seed S]   COUNT random systems per n
+ *       = 2..8 with entries of any scale: the smallest G whose backward
+ *       error exceeds 10 n eps (the bound is tightest at small n).
  * Exit status 0, or 1 when a case could not be generated. */
 #include <math.h>
 #include <stdio.h>
@@ -274,14 +277,71 @@ static int scan(const mg_matrix *m, int64_t nmax, uint64_t seed) {
   return 0;
 }
 
+/* Random small systems, every entry U(-1,1) 10^U(-4,4): the smallest G of a
+ * system whose Thomas backward error exceeds 10 n eps, per n and dtype --
+ * how low a threshold must be where 10 n eps is tightest. */
+static int small_systems(long count, uint64_t seed) {
+  printf(
+      "random systems, n = 2..8, %ld per n, entries U(-1,1) 10^U(-4,4), seed %llu: Thomas "
+      "without pivoting\n\n| n | dtype | solved | berr > 10 n eps | smallest G, berr > "
+      "10 n eps | largest berr/(eps G) |\n|---|---|---|---|---|---|\n",
+      count, (unsigned long long)seed);
+  for (int n = 2; n <= 8; ++n) {
+    for (int dt = PV_F64; dt >= PV_F32; --dt) {
+      mg_rng r = {seed * 1000 + (uint64_t)n};
+      long solved = 0, bad = 0;
+      double gmin = INFINITY, worst = 0;
+      const double eps = dt == PV_F64 ? 0x1.0p-52 : 0x1.0p-23;
+      for (long t = 0; t < count; ++t) {
+        double a[8], b[8], c[8], d[8], x[8], w[8];
+        for (int i = 0; i < n; ++i) {
+          double *v[4] = {&a[i], &b[i], &c[i], &d[i]};
+          for (int k = 0; k < 4; ++k)
+            *v[k] = mg_rng_uniform(&r, -1, 1) * pow(10.0, mg_rng_uniform(&r, -4, 4));
+        }
+        a[0] = c[n - 1] = 0;
+        double g;
+        int32_t info;
+        if (dt == PV_F64) {
+          info = tridi_ref_growth_f64(n, a, 1, b, 1, c, 1, d, 1, x, 1, w, &g);
+        } else {
+          float f[6][8], gf;
+          double *v[4] = {a, b, c, d};
+          for (int k = 0; k < 4; ++k) {
+            mg_round_f32(n, v[k]);
+            mg_to_f32(n, v[k], f[k]);
+          }
+          info = tridi_ref_growth_f32(n, f[0], 1, f[1], 1, f[2], 1, f[3], 1, f[4], 1, f[5], &gf);
+          g = gf;
+          mg_from_f32(n, f[4], x);
+        }
+        if (info) continue;
+        solved++;
+        const double be = mg_backward_error(n, a, b, c, d, x);
+        worst = fmax(worst, be / (eps * g));
+        if (be > 10.0 * n * eps) {
+          bad++;
+          gmin = fmin(gmin, g);
+        }
+      }
+      printf("| %d | %s | %ld | %ld | %.3g | %.3g |\n", n, dt_name((pv_dtype)dt), solved, bad, gmin,
+             worst);
+    }
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   int64_t n = 512, nmax = 1000;
   uint64_t seed = 1;
   int seeds = 4, do_sweep = 0;
+  long small_count = 0;
   const char *scan_name = NULL;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--sweep")) {
       do_sweep = 1;
+    } else if (i + 1 < argc && !strcmp(argv[i], "--small")) {
+      small_count = atol(argv[++i]);
     } else if (i + 1 < argc && !strcmp(argv[i], "--scan")) {
       scan_name = argv[++i];
     } else if (i + 1 < argc && !strcmp(argv[i], "--n")) {
@@ -295,7 +355,7 @@ int main(int argc, char **argv) {
     } else {
       fprintf(stderr,
               "usage: tridi_pivot_table [--n N] [--seed S] | --sweep [--seeds K] [--nmax N] |\n"
-              "       --scan MATRIX [--nmax N] [--seed S]\n");
+              "       --scan MATRIX [--nmax N] [--seed S] | --small COUNT [--seed S]\n");
       return 2;
     }
   }
@@ -303,6 +363,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "tridi_pivot_table: n, seeds and nmax must be >= 1\n");
     return 2;
   }
+  if (small_count > 0) return small_systems(small_count, seed);
   if (scan_name) {
     const mg_matrix *m = mg_by_name(scan_name);
     if (!m) {
