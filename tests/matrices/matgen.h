@@ -15,8 +15,9 @@
  * Beside the generators: x_true ~ N(3, 1) and d = A x_true; a
  * higher-precision solution (partial pivoting in binary128 with
  * refinement) for forward errors; forward and backward errors; LAPACK's
- * condition estimate; property checks (dominance, symmetric positive definite); and
- * LAPACK ?gtsv on the same data, the baseline every solver is judged by. */
+ * condition estimate; property checks (dominance, symmetric positive
+ * definite); and LAPACK ?gtsv on the same data, the baseline every solver
+ * is judged by. */
 #ifndef TRIDI_MATGEN_H
 #define TRIDI_MATGEN_H
 
@@ -100,7 +101,7 @@ int mg_is_spd(int64_t n, const double *a, const double *b, const double *c);
  * partial pivoting (?gtsv's row interchanges) in binary128 (__float128, or
  * long double where that is binary128), then iterative refinement in the
  * same precision.  x is accurate to about cond(A) mg_ref_eps(), relative:
- * 1e-19 at cond 1e15, 2e-12 for dorr (cond 2e22).  Where neither type
+ * 1e-19 at cond 1e15, about 1e-12 for Dorr (cond ~1e22).  Where neither type
  * exists (x86 compilers without __float128) it is long double with a
  * 64-bit significand and mg_ref_eps() says so.  Returns 0 or dgtsv's info
  * k > 0 (exactly zero pivot); -1 when memory ran out. */
@@ -115,17 +116,18 @@ double mg_cond_inf(int64_t n, const double *a, const double *b, const double *c)
 /* ||x - xref||inf / ||xref||inf (0 when both are 0; Inf when x has a
  * NaN/Inf). */
 double mg_forward_error(int64_t n, const double *x, const long double *xref);
-/* ||A x - d||inf / (||A||inf ||x||inf + ||d||inf), in long double (Inf when
- * x has a NaN/Inf; 0 when the denominator is 0). */
+/* ||A x - d||inf / (||A||inf ||x||inf + ||d||inf), in long double (0 when
+ * the residual is 0; Inf when x has a NaN/Inf). */
 double mg_backward_error(int64_t n, const double *a, const double *b, const double *c,
                          const double *d, const double *x);
-/* LAPACK ?gtsv on copies of the data (inputs unchanged); returns its info. */
+/* LAPACK ?gtsv on copies of the data (inputs unchanged); returns its info,
+ * or -1000 when memory ran out. */
 int mg_lapack_gtsv_f64(int64_t n, const double *a, const double *b, const double *c,
                        const double *d, double *x);
 int mg_lapack_gtsv_f32(int64_t n, const float *a, const float *b, const float *c, const float *d,
                        float *x);
 
-/* ---- internal to the library's files ------------------------------------ */
+/* ---- random numbers (splitmix64; a stream is {seed}) ------------------- */
 uint64_t mg_rng_u64(mg_rng *r);
 double mg_rng_uniform(mg_rng *r, double lo, double hi); /* [lo, hi) */
 double mg_rng_normal(mg_rng *r);                        /* N(0, 1) */
