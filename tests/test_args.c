@@ -476,7 +476,7 @@ static void test_execute_misaligned(void **state) {
         memset(blk, 0x3c, (size_t)(len + 2) * es * 5);
         char ctx[128];
         snprintf(ctx, sizeof ctx, "%s tridi_execute with %s misaligned by %d bytes",
-                 tridi_dtype_name(P.L.dtype), names[op], shift);
+                 tridi_dtype_name(P.dtype), names[op], shift);
         expect_(tridi_execute(plan, p[0], p[1], p[2], p[3], p[4], NULL, NULL), TRIDI_ERR_MISALIGNED,
                 names[op], ctx, __LINE__);
         tt_problem_check_untouched(&P, ctx);

@@ -180,7 +180,7 @@ static void run_case(tt_layout *L, int variant, uint64_t seed) {
   for (int j = 0; j < m; ++j) want[j] = apply(&P, &v[j]);
   tt_problem_oracle(&P);
   char lstr[400], ctx[600];
-  tt_layout_str(&P.L, lstr, sizeof lstr);
+  tt_problem_str(&P, lstr, sizeof lstr);
   /* the construction itself, checked against the reference solver */
   for (int j = 0; j < m; ++j)
     if (want[j] && P.ref_info[v[j].s] != want[j])
@@ -257,7 +257,7 @@ static void test_breakdown_large_batch(void **state) {
       if (tt_problem_expected_status(&P) != TRIDI_ERR_ZERO_PIVOT)
         tt_fail("test construction: expected the lowest failing system (129) to be a zero pivot");
       char lstr[400], ctx[600];
-      tt_layout_str(&P.L, lstr, sizeof lstr);
+      tt_problem_str(&P, lstr, sizeof lstr);
       tt_config cfg[TT_MAX_CONFIGS];
       const int nc = tt_configs(cfg);
       tt_info I;
