@@ -60,9 +60,17 @@ int64_t tt_rng_int(tt_rng *r, int64_t lo, int64_t hi) {
 
 static long tt_nfail = 0;
 static long tt_nmsg = 0;
+static int tt_quiet = 0;
+
+int tt_set_quiet(int quiet) {
+  const int old = tt_quiet;
+  tt_quiet = quiet;
+  return old;
+}
 
 void tt_fail(const char *fmt, ...) {
   ++tt_nfail;
+  if (tt_quiet) return;
   if (tt_nmsg++ >= TT_MAX_MESSAGES) {
     if (tt_nmsg == TT_MAX_MESSAGES + 1)
       fprintf(stderr, "[tridi-test] (further failure messages suppressed)\n");

@@ -64,6 +64,9 @@ void tt_reset_failures(void);
 /* cmocka: fail the current test if any failure was recorded (prints how to
  * repeat it) and reset the count. */
 void tt_assert_no_failures(void);
+/* Quiet (1): tt_fail counts but does not print -- for tests of the checker
+ * itself, which provoke failures on purpose.  Returns the previous value. */
+int tt_set_quiet(int quiet);
 /* Verbose when env TRIDI_TEST_VERBOSE is set. */
 int tt_verbose(void);
 /* The checker's largest passing ratios to its bounds (residual, reference,
