@@ -172,7 +172,8 @@ static double ref_gbps(int what, size_t bytes, const bench_opts *opts) {
   const size_t half = R / 2 / 64 * 64, fifth = R / 5 / 64 * 64;
   const char *name = NULL;
   const stream_fn fn = pick_stream(&name);
-  const double moved = (what == REF_COPY ? 2.0 * (double)half : 5.0 * (double)fifth) * nt;
+  const double per_thread = what == REF_COPY ? 2.0 * (double)half : 5.0 * (double)fifth;
+  int team = nt; /* the threads that ran (fewer than asked only with dynamic teams) */
   const int reps = opts->reps < 5 ? 5 : opts->reps;
   double *t_ms = malloc(sizeof(double) * (size_t)reps);
   if (t_ms == NULL) return -1.0;
@@ -181,6 +182,8 @@ static double ref_gbps(int what, size_t bytes, const bench_opts *opts) {
     const double t0 = bench_now();
 #pragma omp parallel num_threads(nt)
     {
+#pragma omp single nowait
+      team = omp_get_num_threads();
       char *reg = buf + (size_t)omp_get_thread_num() * R;
       for (int k = 0; k < inner; ++k) {
         if (what == REF_COPY) {
@@ -203,7 +206,7 @@ static double ref_gbps(int what, size_t bytes, const bench_opts *opts) {
   }
   const double med = bench_median(t_ms, reps);
   free(t_ms);
-  return moved / (med * 1e-3) / 1e9;
+  return per_thread * team / (med * 1e-3) / 1e9;
 }
 
 double bench_cpu_copy_gbps(size_t bytes, const bench_opts *opts) { return ref_gbps(REF_COPY, bytes, opts); }

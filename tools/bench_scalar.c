@@ -113,7 +113,7 @@ static const bench_baseline *const scalar_baselines[] = {
 const bench_kind bench_kind_scalar = {
     .name = "scalar",
     .layouts = scalar_layouts,
-    .help = "scalar layouts (B systems of length n; all five operands share the strides):\n"
+    .help = "B systems of length n; all five operands share the strides:\n"
             "  contig      shape (B,n) axis 1\n"
             "  interleaved shape (n,B) axis 0, B a multiple of 128 bytes of systems\n"
             "  mid3d       shape (B/64,n,64) axis 1\n"
