@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plot the algorithm comparison of docs/algorithms.md.
 
-Input: CSV of tools/alg_sweep.c (GPU: columns what,data,dtype,layout,n,...,
+Input: CSV of bench/tuning/alg_sweep.c (GPU: columns what,data,dtype,layout,n,...,
 alg,gbps,failed) or of `tridi bench --alg ... --csv` (columns backend,dtype,
 layout,n,alg,gbps,ok,...).  One panel per (layout, dtype): effective
 bandwidth against n, one line per algorithm; a cross where the algorithm

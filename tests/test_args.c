@@ -371,7 +371,7 @@ static void test_plan_strides_extent1(void **state) {
       tt_problem P;
       if (tt_problem_init(&P, &L, tt_case_seed("args_extent1", k++), NULL)) continue;
       char lstr[400];
-      tt_layout_str(&P.L, lstr, sizeof lstr);
+      tt_problem_str(&P, lstr, sizeof lstr);
       for (int c = 0; c < nc; ++c) {
         const tridi_alg alg = cfg[c].opts.alg;
         /* RD's results on these dominant systems are judged in tests/algs */
@@ -421,6 +421,131 @@ static void test_plan_alloc(void **state) {
       }
       tridi_desc_destroy(d);
     }
+  tt_assert_no_failures();
+}
+
+/* ---- NULL pointers, one table row per entry point ------------------------- */
+
+/* Valid arguments for every entry point; each row's call passes them but
+ * the pointer argument `null_arg` (an index into the row's args) as NULL. */
+typedef struct null_env {
+  tridi_desc desc;
+  tridi_plan plan;
+  tt_problem *P;
+  void *ws;
+  size_t ws_bytes;
+} null_env;
+
+static const void *nn(const void *p, int k, int null_arg) { return k == null_arg ? NULL : p; }
+
+static tridi_status call_desc_create(const null_env *E, int k) {
+  (void)E;
+  const int64_t shape[] = {4, 5};
+  tridi_desc d = sentinel();
+  const tridi_status st = tridi_desc_create((tridi_desc *)nn(&d, 0, k), TRIDI_F64, 2,
+                                            (const int64_t *)nn(shape, 1, k), 1);
+  if (k == 1 && d != NULL) tt_fail("tridi_desc_create(shape = NULL): *desc not set to NULL");
+  if (st == TRIDI_SUCCESS && k != 0) tridi_desc_destroy(d);
+  return st;
+}
+static tridi_status call_desc_set_strides(const null_env *E, int k) {
+  const int64_t st[] = {5, 1};
+  return tridi_desc_set_strides((tridi_desc)nn(E->desc, 0, k), TRIDI_OP_C, (const int64_t *)nn(st, 1, k));
+}
+static tridi_status call_desc_set_all_strides(const null_env *E, int k) {
+  const int64_t st[] = {5, 1};
+  return tridi_desc_set_all_strides((tridi_desc)nn(E->desc, 0, k), (const int64_t *)nn(st, 1, k));
+}
+static tridi_status call_desc_set_kind(const null_env *E, int k) {
+  return tridi_desc_set_kind((tridi_desc)nn(E->desc, 0, k), TRIDI_KIND_SCALAR);
+}
+static tridi_status call_desc_num_systems(const null_env *E, int k) {
+  int64_t ns = 0;
+  return tridi_desc_num_systems((tridi_desc)nn(E->desc, 0, k), (int64_t *)nn(&ns, 1, k));
+}
+static tridi_status call_plan_create(const null_env *E, int k) {
+  tridi_plan p = sentinel_plan();
+  const tridi_status st = tridi_plan_create((tridi_plan *)nn(&p, 0, k), (tridi_desc)nn(E->desc, 1, k), NULL);
+  if (k == 1 && p != NULL) tt_fail("tridi_plan_create(desc = NULL): *plan not set to NULL");
+  if (st == TRIDI_SUCCESS) tridi_plan_destroy(p);
+  return st;
+}
+static tridi_status call_plan_workspace_size(const null_env *E, int k) {
+  size_t b = 0;
+  return tridi_plan_workspace_size((tridi_plan)nn(E->plan, 0, k), (size_t *)nn(&b, 1, k));
+}
+static tridi_status call_plan_get_info(const null_env *E, int k) {
+  tridi_plan_info pi;
+  memset(&pi, 0, sizeof pi);
+  pi.struct_size = sizeof pi;
+  return tridi_plan_get_info((tridi_plan)nn(E->plan, 0, k), (tridi_plan_info *)nn(&pi, 1, k));
+}
+static tridi_status call_execute(const null_env *E, int k) {
+  const tt_problem *P = E->P;
+  return tridi_execute((tridi_plan)nn(E->plan, 0, k), nn(tt_ptr(P, TT_A), 1, k), nn(tt_ptr(P, TT_B), 2, k),
+                       nn(tt_ptr(P, TT_C), 3, k), nn(tt_ptr(P, TT_D), 4, k),
+                       (void *)nn(tt_ptr(P, TT_X), 5, k), NULL, NULL);
+}
+static tridi_status call_execute_ws(const null_env *E, int k) {
+  const tt_problem *P = E->P;
+  return tridi_execute_ws((tridi_plan)nn(E->plan, 0, k), nn(tt_ptr(P, TT_A), 1, k),
+                          nn(tt_ptr(P, TT_B), 2, k), nn(tt_ptr(P, TT_C), 3, k),
+                          nn(tt_ptr(P, TT_D), 4, k), (void *)nn(tt_ptr(P, TT_X), 5, k), NULL, NULL,
+                          E->ws, E->ws_bytes);
+}
+
+/* One row per entry point: its pointer arguments that must not be NULL, in
+ * order (NULL-terminated), and a call that nulls the k-th of them.  A new
+ * entry point adds one row. */
+static const struct null_row {
+  const char *entry;
+  const char *args[8];
+  tridi_status (*call)(const null_env *E, int k);
+} null_rows[] = {
+    {"tridi_desc_create", {"desc", "shape", NULL}, call_desc_create},
+    {"tridi_desc_set_strides", {"desc", "strides", NULL}, call_desc_set_strides},
+    {"tridi_desc_set_all_strides", {"desc", "strides", NULL}, call_desc_set_all_strides},
+    {"tridi_desc_set_kind", {"desc", NULL}, call_desc_set_kind},
+    {"tridi_desc_num_systems", {"desc", "num_systems", NULL}, call_desc_num_systems},
+    {"tridi_plan_create", {"plan", "desc", NULL}, call_plan_create},
+    {"tridi_plan_workspace_size", {"plan", "bytes", NULL}, call_plan_workspace_size},
+    {"tridi_plan_get_info", {"plan", "info", NULL}, call_plan_get_info},
+    {"tridi_execute", {"plan", "a", "b", "c", "d", "x", NULL}, call_execute},
+    {"tridi_execute_ws", {"plan", "a", "b", "c", "d", "x", NULL}, call_execute_ws},
+};
+
+/* Every row, every pointer argument nulled in turn: TRIDI_ERR_NULL_POINTER,
+ * tridi_last_error() naming the argument, nothing written; and the same call
+ * with no NULL succeeds (the table's calls are valid otherwise). */
+static void test_null_table(void **state) {
+  (void)state;
+  const int64_t shape[] = {4, 5};
+  tt_layout L;
+  tt_layout_packed(&L, "args 4x5", TRIDI_F64, 2, shape, 1);
+  tt_problem P;
+  assert_int_equal(tt_problem_init(&P, &L, tt_case_seed("null_table", 0), NULL), 0);
+  null_env E = {NULL, NULL, &P, NULL, 0};
+  assert_int_equal(tridi_desc_create(&E.desc, TRIDI_F64, 2, shape, 1), TRIDI_SUCCESS);
+  assert_int_equal(tridi_plan_create(&E.plan, E.desc, NULL), TRIDI_SUCCESS);
+  assert_int_equal(tridi_plan_workspace_size(E.plan, &E.ws_bytes), TRIDI_SUCCESS);
+  E.ws = E.ws_bytes ? tridi_aligned_alloc(E.ws_bytes) : NULL;
+  for (size_t r = 0; r < sizeof null_rows / sizeof null_rows[0]; ++r) {
+    const struct null_row *row = &null_rows[r];
+    for (int k = 0; row->args[k]; ++k) {
+      char what[160];
+      snprintf(what, sizeof what, "%s with %s = NULL", row->entry, row->args[k]);
+      expect_(row->call(&E, k), TRIDI_ERR_NULL_POINTER, row->args[k], what, __LINE__);
+      tt_problem_check_untouched(&P, what);
+    }
+    char what_ok[160];
+    snprintf(what_ok, sizeof what_ok, "%s with valid arguments", row->entry);
+    expect_(row->call(&E, -1), TRIDI_SUCCESS, NULL, what_ok, __LINE__);
+    tt_problem_reset(&P);
+  }
+  tridi_aligned_free(E.ws);
+  tridi_plan_destroy(E.plan);
+  tridi_desc_destroy(E.desc);
+  tt_problem_free(&P);
   tt_assert_no_failures();
 }
 
@@ -545,7 +670,7 @@ static void test_execute_misaligned(void **state) {
         memset(blk, 0x3c, (size_t)(len + 2) * es * 5);
         char ctx[128];
         snprintf(ctx, sizeof ctx, "%s tridi_execute with %s misaligned by %d bytes",
-                 tridi_dtype_name(P.L.dtype), names[op], shift);
+                 tridi_dtype_name(P.dtype), names[op], shift);
         expect_(tridi_execute(plan, p[0], p[1], p[2], p[3], p[4], NULL, NULL), TRIDI_ERR_MISALIGNED,
                 names[op], ctx, __LINE__);
         tt_problem_check_untouched(&P, ctx);
@@ -692,6 +817,7 @@ int main(int argc, char **argv) {
       TT_TEST(test_execute_null),
       TT_TEST(test_execute_misaligned),
       TT_TEST(test_execute_overlap),
+      TT_TEST(test_null_table),
   };
   return TT_RUN_GROUP(tests, argc, argv);
 }

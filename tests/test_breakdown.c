@@ -41,38 +41,24 @@ static int32_t apply(tt_problem *P, const inj *j) {
   if (s >= P->nsys || k < 0 || k >= n) return 0;
   switch (j->kind) {
     case ZP_B0:
-      tt_problem_set(P, TT_B, s, 0, 0.0);
-      if (n > 1) tt_problem_set(P, TT_C, s, 0, 0.75);
-      return 1;
+      return tt_problem_zero_pivot(P, s, 0);
     case ZP_EXACT:
       if (k < 1) return 0;
-      tt_problem_set(P, TT_A, s, k - 1, k - 1 > 0 ? 0.0 : NAN); /* m_{k-1} = b_{k-1} = 2 */
-      tt_problem_set(P, TT_B, s, k - 1, 2.0);
-      tt_problem_set(P, TT_C, s, k - 1, 1.0); /* c'_{k-1} = 0.5 */
-      tt_problem_set(P, TT_A, s, k, 2.0);
-      tt_problem_set(P, TT_B, s, k, 1.0); /* m_k = 1 - 2 * 0.5 = 0 */
-      return (int32_t)(k + 1);
+      return tt_problem_zero_pivot(P, s, k);
     case ZP_ZERO:
       if (k > 0) tt_problem_set(P, TT_A, s, k, 0.0);
       tt_problem_set(P, TT_B, s, k, 0.0);
       return (int32_t)(k + 1);
     case NAN_D:
-      tt_problem_set(P, TT_D, s, k, NAN);
-      return (int32_t)-(k + 1);
+      return tt_problem_nonfinite(P, s, TT_D, k, NAN);
     case NAN_B:
-      tt_problem_set(P, TT_B, s, k, NAN);
-      return (int32_t)-(k + 1);
-    case INF_A:
-      if (k < 1) return 0;
-      tt_problem_set(P, TT_A, s, k, INFINITY);
-      return (int32_t)-(k + 1);
-    case NAN_C:
-      if (k > n - 2) return 0;
-      tt_problem_set(P, TT_C, s, k, NAN);
-      return (int32_t)-(k + 1);
+      return tt_problem_nonfinite(P, s, TT_B, k, NAN);
+    case INF_A: /* not a_0, which is ignored */
+      return tt_problem_nonfinite(P, s, TT_A, k, INFINITY);
+    case NAN_C: /* not c_{n-1} */
+      return tt_problem_nonfinite(P, s, TT_C, k, NAN);
     case NINF_D:
-      tt_problem_set(P, TT_D, s, k, -INFINITY);
-      return (int32_t)-(k + 1);
+      return tt_problem_nonfinite(P, s, TT_D, k, -INFINITY);
     case OVERFLOW:
       if (k > 0) tt_problem_set(P, TT_A, s, k, 0.0);
       if (k < n - 1) tt_problem_set(P, TT_C, s, k, 0.0);
@@ -180,7 +166,7 @@ static void run_case(tt_layout *L, int variant, uint64_t seed) {
   for (int j = 0; j < m; ++j) want[j] = apply(&P, &v[j]);
   tt_problem_oracle(&P);
   char lstr[400], ctx[600];
-  tt_layout_str(&P.L, lstr, sizeof lstr);
+  tt_problem_str(&P, lstr, sizeof lstr);
   /* the construction itself, checked against the reference solver */
   for (int j = 0; j < m; ++j)
     if (want[j] && P.ref_info[v[j].s] != want[j])
@@ -257,7 +243,7 @@ static void test_breakdown_large_batch(void **state) {
       if (tt_problem_expected_status(&P) != TRIDI_ERR_ZERO_PIVOT)
         tt_fail("test construction: expected the lowest failing system (129) to be a zero pivot");
       char lstr[400], ctx[600];
-      tt_layout_str(&P.L, lstr, sizeof lstr);
+      tt_problem_str(&P, lstr, sizeof lstr);
       tt_config cfg[TT_MAX_CONFIGS];
       const int nc = tt_configs(cfg);
       tt_info I;

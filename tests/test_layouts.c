@@ -68,7 +68,7 @@ static void run_layout(const char *name, tt_builder build, int nrandom) {
             tt_problem P;
             if (tt_problem_init(&P, &L, seed, NULL)) continue;
             char lstr[400];
-            tt_layout_str(&P.L, lstr, sizeof lstr);
+            tt_problem_str(&P, lstr, sizeof lstr);
             if (tt_verbose()) fprintf(stderr, "case %s\n", lstr);
             run_configs(&P, lstr);
             tt_problem_free(&P);
@@ -334,7 +334,7 @@ static void test_aos(void **state) {
                    es);
         memcpy(copy, aos, (size_t)len * es);
         char lstr[400];
-        tt_layout_str(&P.L, lstr, sizeof lstr);
+        tt_problem_str(&P, lstr, sizeof lstr);
         tt_config cfg[TT_MAX_CONFIGS];
         const int nc = tt_configs(cfg);
         for (int c = 0; c < nc; ++c) {
@@ -411,7 +411,7 @@ static void test_large(void **state) {
     tt_problem P;
     if (tt_problem_init(&P, &L, tt_case_seed("large", (uint64_t)lay), &g)) continue;
     char lstr[400];
-    tt_layout_str(&P.L, lstr, sizeof lstr);
+    tt_problem_str(&P, lstr, sizeof lstr);
     tt_info I;
     tt_info_alloc(&I, P.nsys);
     for (int c = 0; c < nc; ++c) {
@@ -447,7 +447,7 @@ static void test_empty(void **state) {
       tt_problem P;
       if (tt_problem_init(&P, &L, tt_case_seed("empty", (uint64_t)s), NULL)) continue;
       char lstr[400];
-      tt_layout_str(&P.L, lstr, sizeof lstr);
+      tt_problem_str(&P, lstr, sizeof lstr);
       tt_info I;
       tt_info_alloc(&I, P.nsys);
       for (int c = 0; c < nc; ++c) {

@@ -60,8 +60,8 @@ static void test_threads_bitwise(void **state) {
         tt_problem_set(&P, TT_B, P.nsys - 1, 0, 0.0);
         tt_problem_oracle(&P);
         char lstr[400], ctx[600];
-        tt_layout_str(&P.L, lstr, sizeof lstr);
-        const tt_buf *X = P.L.inplace ? &P.buf[TT_D] : &P.buf[TT_X];
+        tt_problem_str(&P, lstr, sizeof lstr);
+        const tt_buf *X = P.inplace ? &P.buf[TT_D] : &P.buf[TT_X];
         const size_t xbytes = (size_t)X->len * P.es;
         unsigned char *x1 = malloc(xbytes);
         int32_t *info1 = malloc((size_t)P.nsys * sizeof *info1);

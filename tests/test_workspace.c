@@ -42,7 +42,7 @@ static void test_workspace(void **state) {
         tt_problem P;
         if (tt_problem_init(&P, &L, tt_case_seed("workspace", k++), NULL)) continue;
         char lstr[400], ctx[600];
-        tt_layout_str(&P.L, lstr, sizeof lstr);
+        tt_problem_str(&P, lstr, sizeof lstr);
         const tt_buf *X = &P.buf[TT_X];
         const size_t xbytes = (size_t)X->len * P.es;
         unsigned char *xplan = malloc(xbytes);
@@ -176,7 +176,7 @@ static void test_concurrent(void **state) {
       tt_problem P;
       if (tt_problem_init(&P, &L, tt_case_seed("concurrent", (uint64_t)(t * 2 + lay)), NULL)) continue;
       char lstr[400], ctx[600];
-      tt_layout_str(&P.L, lstr, sizeof lstr);
+      tt_problem_str(&P, lstr, sizeof lstr);
       const size_t xbytes = (size_t)P.buf[TT_X].len * P.es;
       for (int c = 0; c < nc; ++c) {
         tridi_options o = cfg[c].opts;

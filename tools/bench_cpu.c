@@ -1,20 +1,13 @@
-/* CPU runner of `tridi bench`: tridi on TRIDI_BACKEND_CPU, the copy
- * bandwidth (OpenMP-parallel memcpy) and the LAPACK ?gtsv baseline. */
+/* CPU runner of `tridi bench`: tridi on TRIDI_BACKEND_CPU for any kind (the
+ * kind makes the descriptor), with the copy bandwidth and the stream limit
+ * of tools/bench_memref.c as references. */
 #include "bench.h"
 #include "bench_util.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* LAPACK (Fortran calling convention, 32-bit integers: LP64 OpenBLAS /
- * reference LAPACK).  ?gtsv overwrites dl, d, du and b. */
-void sgtsv_(const int *n, const int *nrhs, float *dl, float *d, float *du, float *b,
-            const int *ldb, int *info);
-void dgtsv_(const int *n, const int *nrhs, double *dl, double *d, double *du, double *b,
-            const int *ldb, int *info);
 
 static int cpu_available(void) { return tridi_backend_available(TRIDI_BACKEND_CPU); }
 
@@ -45,81 +38,12 @@ static const char *cpu_device_name(void) {
   return name;
 }
 
-/* Copy `bytes` bytes from one buffer to another with every thread copying
- * its own contiguous chunk; counts read + write bytes. */
-static double cpu_copy_gbps(size_t bytes, const bench_opts *opts) {
-  const size_t chunk_align = 4096;
-  bytes = (bytes + chunk_align - 1) / chunk_align * chunk_align;
-  char *src = bench_alloc(bytes), *dst = bench_alloc(bytes);
-  if (src == NULL || dst == NULL) {
-    bench_free(src);
-    bench_free(dst);
-    return -1.0;
-  }
-  const int nt = opts->threads;
-  /* first touch by the threads that copy */
-#pragma omp parallel num_threads(nt)
-  {
-    const int t = omp_get_thread_num(), T = omp_get_num_threads();
-    const size_t per = (bytes / (size_t)T + chunk_align - 1) / chunk_align * chunk_align;
-    const size_t lo = per * (size_t)t < bytes ? per * (size_t)t : bytes;
-    const size_t hi = lo + per < bytes ? lo + per : bytes;
-    memset(src + lo, 1, hi - lo);
-    memset(dst + lo, 0, hi - lo);
-  }
-  const int reps = opts->reps < 10 ? 10 : opts->reps;
-  double *t_ms = malloc(sizeof(double) * (size_t)reps);
-  if (t_ms == NULL) {
-    bench_free(src);
-    bench_free(dst);
-    return -1.0;
-  }
-  /* Small (cache-resident) buffers: each timed sample repeats the copy
-   * `inner` times so that it lasts about 10 ms (set from the warm-up). */
-  int inner = 1;
-  for (int r = -1; r < reps; ++r) { /* r = -1: warm-up */
-    const double t0 = bench_now();
-#pragma omp parallel num_threads(nt)
-    {
-      const int t = omp_get_thread_num(), T = omp_get_num_threads();
-      const size_t per = (bytes / (size_t)T + chunk_align - 1) / chunk_align * chunk_align;
-      const size_t lo = per * (size_t)t < bytes ? per * (size_t)t : bytes;
-      const size_t hi = lo + per < bytes ? lo + per : bytes;
-      for (int k = 0; k < inner; ++k) memcpy(dst + lo, src + lo, hi - lo);
-    }
-    const double t1 = bench_now();
-    if (r >= 0) {
-      t_ms[r] = (t1 - t0) * 1e3 / inner;
-    } else if (t1 - t0 < 0.01) {
-      inner = (int)(0.01 / (t1 - t0 > 1e-6 ? t1 - t0 : 1e-6));
-      if (inner > 10000) inner = 10000;
-      if (inner < 1) inner = 1;
-    }
-  }
-  const double med = bench_median(t_ms, reps);
-  free(t_ms);
-  bench_free(src);
-  bench_free(dst);
-  return 2.0 * (double)bytes / (med * 1e-3) / 1e9;
-}
-
-static int make_desc(const bench_case *bc, tridi_desc *desc) {
-  tridi_status st = tridi_desc_create(desc, bc->dtype, bc->rank, bc->shape, bc->axis);
-  if (st != TRIDI_SUCCESS) return (int)st;
-  st = tridi_desc_set_all_strides(*desc, bc->strides);
-  if (st != TRIDI_SUCCESS) {
-    tridi_desc_destroy(*desc);
-    *desc = NULL;
-  }
-  return (int)st;
-}
-
 static int cpu_run_case(const bench_case *bc, const bench_opts *opts, const bench_data *data,
                         bench_result *res) {
   res->status = TRIDI_SUCCESS;
   res->ms = res->ms_min = NAN;
   tridi_desc desc = NULL;
-  tridi_status st = (tridi_status)make_desc(bc, &desc);
+  tridi_status st = bc->kind->make_desc(bc, &desc);
   if (st != TRIDI_SUCCESS) {
     res->status = st;
     if (opts->verbose) fprintf(stderr, "tridi bench: descriptor: %s\n", tridi_last_error());
@@ -174,89 +98,13 @@ static int cpu_run_case(const bench_case *bc, const bench_opts *opts, const benc
   return st == TRIDI_SUCCESS ? 0 : 1;
 }
 
-/* One baseline pass: every system copied into contiguous per-thread scratch
- * (a as dl, b, c as du, d as the right-hand side), ?gtsv, solution copied
- * out to x.  The loop over systems runs on opts->threads OpenMP threads.
- * Returns the first non-zero LAPACK info (0 when all solved). */
-#define DEFINE_GTSV_PASS(T, GTSV)                                                          \
-  static int gtsv_pass_##T(const bench_case *bc, const bench_opts *opts,                  \
-                           const bench_data *data, T *scratch) {                          \
-    const int64_t n = bc->n, nsys = bc->batch;                                            \
-    const int nn = (int)n, nrhs = 1, ldb = nn > 1 ? nn : 1;                               \
-    const T *A = data->a, *B = data->b, *C = data->c, *D = data->d;                       \
-    T *X = data->x;                                                                       \
-    const int64_t as = bc->strides[bc->axis];                                             \
-    int bad = 0;                                                                          \
-    _Pragma("omp parallel num_threads(opts->threads) reduction(|| : bad)") {              \
-      T *dl = scratch + (size_t)omp_get_thread_num() * 4u * (size_t)n;                    \
-      T *dd = dl + n, *du = dd + n, *rhs = du + n;                                        \
-      _Pragma("omp for schedule(static)") for (int64_t s = 0; s < nsys; ++s) {            \
-        const int64_t o = bench_system_offset(bc, s);                                     \
-        for (int64_t i = 0; i < n - 1; ++i) {                                             \
-          const int64_t e = o + i * as;                                                   \
-          dl[i] = A[e + as]; /* dl(i) = a(i+1) */                                         \
-          du[i] = C[e];                                                                   \
-        }                                                                                 \
-        for (int64_t i = 0; i < n; ++i) {                                                 \
-          const int64_t e = o + i * as;                                                   \
-          dd[i] = B[e];                                                                   \
-          rhs[i] = D[e];                                                                  \
-        }                                                                                 \
-        int info = 0;                                                                     \
-        GTSV(&nn, &nrhs, dl, dd, du, rhs, &ldb, &info);                                   \
-        if (info != 0) bad = 1;                                                           \
-        for (int64_t i = 0; i < n; ++i) X[o + i * as] = rhs[i];                           \
-      }                                                                                   \
-    }                                                                                     \
-    return bad;                                                                           \
-  }
-DEFINE_GTSV_PASS(float, sgtsv_)
-DEFINE_GTSV_PASS(double, dgtsv_)
-
-static int cpu_run_baseline(const bench_case *bc, const bench_opts *opts,
-                            const bench_data *data, bench_result *res) {
-  const int f64 = bc->dtype == TRIDI_F64;
-  snprintf(res->baseline, sizeof res->baseline, "lapack_%s", f64 ? "dgtsv" : "sgtsv");
-  res->baseline_status = TRIDI_SUCCESS;
-  res->baseline_ms = NAN;
-  if (bc->n > 0x7fffffff) {
-    res->baseline_status = TRIDI_ERR_NOT_SUPPORTED;
-    return 1;
-  }
-  if (bc->n == 0 || bc->batch == 0) {
-    res->baseline_ms = 0.0;
-    return 0;
-  }
-  const size_t es = f64 ? sizeof(double) : sizeof(float);
-  void *scratch = bench_alloc((size_t)opts->threads * 4u * (size_t)bc->n * es + 64);
-  double *t_ms = malloc(sizeof(double) * (size_t)opts->reps);
-  if (scratch == NULL || t_ms == NULL) {
-    bench_free(scratch);
-    free(t_ms);
-    res->baseline_status = TRIDI_ERR_ALLOC;
-    return 1;
-  }
-  int bad = 0;
-  for (int r = -opts->warmup; r < opts->reps; ++r) {
-    const double t0 = bench_now();
-    bad |= f64 ? gtsv_pass_double(bc, opts, data, scratch)
-               : gtsv_pass_float(bc, opts, data, scratch);
-    const double t1 = bench_now();
-    if (r >= 0) t_ms[r] = (t1 - t0) * 1e3;
-  }
-  res->baseline_ms = bench_median(t_ms, opts->reps);
-  if (bad) res->baseline_status = TRIDI_ERR_ZERO_PIVOT; /* ?gtsv info > 0: singular */
-  free(t_ms);
-  bench_free(scratch);
-  return bad;
-}
-
 const bench_runner bench_runner_cpu = {
     .name = "cpu",
     .backend = TRIDI_BACKEND_CPU,
     .available = cpu_available,
     .device_name = cpu_device_name,
-    .copy_gbps = cpu_copy_gbps,
+    .copy_gbps = bench_cpu_copy_gbps,
+    .stream_gbps = bench_cpu_stream_gbps,
     .run_case = cpu_run_case,
-    .run_baseline = cpu_run_baseline,
+    .release = bench_cpu_release_refs,
 };

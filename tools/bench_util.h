@@ -51,24 +51,6 @@ static inline double bench_median(double *v, int k) {
   return (k % 2) ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
 }
 
-/* Element offset of row 0 of system s: s's row-major digits over the
- * non-axis extents, times their strides (the order tridi uses for info). */
-static inline int64_t bench_system_offset(const bench_case *bc, int64_t s) {
-  int64_t off = 0;
-  for (int k = bc->rank - 1; k >= 0; --k) {
-    if (k == bc->axis) continue;
-    const int64_t e = bc->shape[k];
-    off += (s % e) * bc->strides[k];
-    s /= e;
-  }
-  return off;
-}
-
-/* Bytes a scalar solve must move: read a, b, c, d and write x once. */
-static inline double bench_bytes(const bench_case *bc) {
-  return 5.0 * (double)bc->n * (double)bc->batch * (double)tridi_dtype_size(bc->dtype);
-}
-
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,6 @@ int tridi_cmd_info(int argc, char **argv);
 int tridi_cmd_bench(int argc, char **argv);
 int tridi_cmd_solve(int argc, char **argv);
 int tridi_cmd_accuracy(int argc, char **argv); /* tools/accuracy.c */
-int tridi_cmd_ab(int argc, char **argv);       /* tools/ab_cpu.c, TRIDI_CPU_TUNING builds */
+int tridi_cmd_ab(int argc, char **argv);       /* bench/tuning/ab_cpu.c, TRIDI_CPU_TUNING builds */
 
 #endif

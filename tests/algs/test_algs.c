@@ -148,7 +148,7 @@ static void run_oracle(const char *name, tt_builder build, int inplace) {
         if (tt_problem_init(&P, &L, seed, NULL)) continue;
         if (mode) tt_problem_fill_laplacian(&P, seed);
         char lstr[400];
-        tt_layout_str(&P.L, lstr, sizeof lstr);
+        tt_problem_str(&P, lstr, sizeof lstr);
         tt_info I, J;
         tt_info_alloc(&I, P.nsys);
         tt_info_alloc(&J, P.nsys);
@@ -303,7 +303,7 @@ static void inject(tt_problem *P, tridi_alg alg, int32_t want[NSYS_BD], int *ovf
   tt_problem_set(P, TT_D, S_NAN, kn, NAN);
   want[S_NAN] = (int32_t)-(kn + 1);
   /* zero divisor */
-  const int64_t sw = tridi_ref_alg_switch(alg, P->L.dtype, n);
+  const int64_t sw = tridi_ref_alg_switch(alg, P->dtype, n);
   const int rd_path = alg == TRIDI_ALG_RD || (alg == TRIDI_ALG_CR_RD && n <= sw);
   if (rd_path && n >= 2) {
     const int64_t k = (n - 1) / 3; /* < n-1 */
@@ -347,7 +347,7 @@ static void breakdown(void **state) {
           int ovf_kind_only = 0;
           inject(&P, ALGS[a], want, &ovf_kind_only);
           char lstr[400];
-          tt_layout_str(&P.L, lstr, sizeof lstr);
+          tt_problem_str(&P, lstr, sizeof lstr);
           tt_info I;
           tt_info_alloc(&I, P.nsys);
           for (int be = 0; be < 2; ++be) {

@@ -64,7 +64,7 @@ typedef struct dev_problem {
   int32_t *info;
 } dev_problem;
 
-static int has_buf(const tt_problem *P, int op) { return !(op == TT_X && P->L.inplace); }
+static int has_buf(const tt_problem *P, int op) { return !(op == TT_X && P->inplace); }
 
 static void dev_upload(const tt_problem *P, dev_problem *D) {
   memset(D, 0, sizeof *D);
@@ -81,7 +81,7 @@ static void dev_upload(const tt_problem *P, dev_problem *D) {
 }
 
 static void *dev_ptr(const tt_problem *P, const dev_problem *D, int op) {
-  if (op == TT_X && P->L.inplace) op = TT_D;
+  if (op == TT_X && P->inplace) op = TT_D;
   return (unsigned char *)D->mem[op] + P->buf[op].base * (int64_t)P->es;
 }
 
@@ -282,7 +282,7 @@ static void run_oracle(const char *name, tt_builder build, int inplace) {
         if (tt_problem_init(&P, &L, seed, NULL)) continue;
         if (mode) tt_problem_fill_laplacian(&P, seed);
         char lstr[400];
-        tt_layout_str(&P.L, lstr, sizeof lstr);
+        tt_problem_str(&P, lstr, sizeof lstr);
         check_all(&P, mode, lstr);
         tt_problem_free(&P);
       }
@@ -353,7 +353,7 @@ static void gpu_breakdown(void **state) {
           const int ovf_exact = !is_rd(alg);
           want[S_OVF] = is_thomas(alg) ? P.ref_info[S_OVF] : (n > 1 ? -2 : -1);
           char lstr[400], ctx[640];
-          tt_layout_str(&P.L, lstr, sizeof lstr);
+          tt_problem_str(&P, lstr, sizeof lstr);
           snprintf(ctx, sizeof ctx, "[breakdown %s] [cuda/%s]", lstr, tridi_alg_name(alg));
           int32_t info[NB];
           tt_problem_reset(&P);

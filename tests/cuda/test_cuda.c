@@ -52,7 +52,7 @@ typedef struct dev_problem {
   int64_t nsys;
 } dev_problem;
 
-static int has_buf(const tt_problem *P, int op) { return !(op == TT_X && P->L.inplace); }
+static int has_buf(const tt_problem *P, int op) { return !(op == TT_X && P->inplace); }
 
 /* Every other problem gets device arrays whose element (0,...,0) is 16-byte
  * aligned (the 16-byte copy paths), the others keep tt's random lead. */
@@ -79,7 +79,7 @@ static void dev_upload(const tt_problem *P, dev_problem *D) {
 }
 
 static void *dev_ptr(const tt_problem *P, const dev_problem *D, int op) {
-  if (op == TT_X && P->L.inplace) op = TT_D;
+  if (op == TT_X && P->inplace) op = TT_D;
   return (unsigned char *)D->mem[op] + P->buf[op].base * (int64_t)P->es;
 }
 
@@ -125,7 +125,7 @@ static tridi_options cuda_opts(void) {
 static long run_gpu(tt_problem *P, const char *ctx) {
   char where[512];
   char lay[256];
-  snprintf(where, sizeof where, "%s [%s]", ctx, tt_layout_str(&P->L, lay, sizeof lay));
+  snprintf(where, sizeof where, "%s [%s]", ctx, tt_problem_str(P, lay, sizeof lay));
   const tridi_options o = cuda_opts();
   tridi_plan plan = NULL;
   if (!tt_expect_status(tt_problem_plan(P, &o, &plan), TRIDI_SUCCESS, where)) return 1;

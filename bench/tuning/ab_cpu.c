@@ -13,7 +13,8 @@
  * variant's bit for bit (tuning changes the schedule, never the arithmetic);
  * a mismatch is reported and makes the exit status 1.
  *
- * Method and results: docs/perf-log.md (CPU, "Method from v8 on"). */
+ * Method and results: docs/perf-log.md (CPU, "Method from v8 on").  Built
+ * into the `tridi` command by bench/tuning/CMakeLists.txt. */
 #include "bench.h"
 #include "bench_util.h"
 #include "commands.h"
@@ -160,8 +161,12 @@ int tridi_cmd_ab(int argc, char **argv) {
         const tridi_dtype dt = strcmp(dt_items[di], "f32") == 0 ? TRIDI_F32 : TRIDI_F64;
         const int64_t es = (int64_t)tridi_dtype_size(dt);
         bench_case bc;
-        bench_make_case(&bc, lay_items[li], dt, atoll(n_items[ni]), (int64_t)(bytes / 5) / es);
-        const size_t xb = (size_t)bc.alloc_elems * (size_t)es;
+        memset(&bc, 0, sizeof bc);
+        bc.kind = &bench_kind_scalar;
+        bc.words_per_unknown = bench_kind_scalar.words_per_unknown;
+        bench_kind_scalar.make_case(&bc, lay_items[li], dt, atoll(n_items[ni]),
+                                    (int64_t)(bytes / 5) / es);
+        const size_t xb = (size_t)bc.alloc_elems[4] * (size_t)es; /* every operand alike */
         void *buf[5], *xref = bench_alloc(xb);
         int ok = xref != NULL;
         for (int k = 0; k < 5; ++k)
@@ -170,14 +175,14 @@ int tridi_cmd_ab(int argc, char **argv) {
           fprintf(stderr, "tridi ab: out of memory\n");
           return TRIDI_EXIT_FAIL;
         }
-        bench_fill_data(&bc, 1, buf[0], buf[1], buf[2], buf[3], buf[4], threads);
+        const bench_data data = {buf[0], buf[1], buf[2], buf[3], buf[4]};
+        bench_fill_dominant(&bc, 1, &data, threads);
         tridi_plan plan[AB_MAX_VARIANTS] = {0};
         char kname[AB_MAX_VARIANTS][96];
         for (int v = 0; v < nvar && ok; ++v) {
           tridi_desc desc = NULL;
           ab_env(var[v], 1);
-          tridi_status st = tridi_desc_create(&desc, dt, bc.rank, bc.shape, bc.axis);
-          if (st == TRIDI_SUCCESS) st = tridi_desc_set_all_strides(desc, bc.strides);
+          tridi_status st = bench_kind_scalar.make_desc(&bc, &desc);
           if (st == TRIDI_SUCCESS) st = tridi_plan_create(&plan[v], desc, &opt);
           ab_env(var[v], 0);
           tridi_desc_destroy(desc);

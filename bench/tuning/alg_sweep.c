@@ -1,5 +1,5 @@
 /* alg_sweep: time every CUDA algorithm of tridi on the same data, and sweep
- * the switch size of the hybrids CR+PCR and CR+RD (issue 4; the figures of
+ * the switch size of the hybrids CR+PCR and CR+RD (the figures of
  * docs/algorithms.md "GPU" and "Switch size").
  *
  * For each dtype and n: random systems filling about --size-mb MiB (a, b,
@@ -19,7 +19,7 @@
  * Build: CMake target tridi_alg_sweep, defined when CUDA is built with
  * -DTRIDI_CUDA_TUNING=ON (it needs a GPU and the switch override):
  *   cmake -S . -B build-tune -DTRIDI_CUDA_TUNING=ON && cmake --build build-tune -j
- *   build-tune/tools/tridi_alg_sweep ...     (below: ./alg_sweep)
+ *   build-tune/tools/tuning/tridi_alg_sweep ...     (below: ./alg_sweep)
  *   ./alg_sweep --size-mb 256 > dominant.csv
  *   ./alg_sweep --size-mb 64 --sweep > sweep.csv
  *   ./alg_sweep --size-mb 256 --sweep --data close > close.csv */

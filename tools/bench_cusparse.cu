@@ -1,0 +1,193 @@
+/* cuSPARSE baselines of the scalar kind of `tridi bench` (tools/bench.h), on
+ * the same data as tridi: gtsv2StridedBatch for systems along the
+ * contiguous axis (contig, padded, launch), gtsvInterleavedBatch (algorithm
+ * 0, Thomas) for interleaved systems (interleaved; mid3d as one call per z
+ * plane).  Times are CUDA-event times of the solver calls, median of
+ * opts->reps; the copies that give cuSPARSE fresh inputs are not timed.
+ * cuSPARSE is linked into the tool only, never into libtridi. */
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern "C" {
+#include "bench.h"
+#include "bench_cuda.h"
+#include "bench_util.h"
+}
+
+namespace {
+
+/* Copy the described elements of src to dst and zero the ends of dl/du
+ * copies: one thread per system (setup, untimed). */
+template <typename T>
+__global__ void prep_systems(int64_t nsys, int64_t n, int64_t as, int rank, int axis,
+                             int64_t e0, int64_t e1, int64_t e2, int64_t s0, int64_t s1, int64_t s2,
+                             T *dl, T *du, const T *d, T *x) {
+  const int64_t s = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= nsys) return;
+  const int64_t ext[3] = {e0, e1, e2}, str[3] = {s0, s1, s2};
+  int64_t off = 0, q = s;
+  for (int k = rank - 1; k >= 0; --k) {
+    if (k == axis) continue;
+    off += (q % ext[k]) * str[k];
+    q /= ext[k];
+  }
+  dl[off] = 0;
+  du[off + (n - 1) * as] = 0;
+  for (int64_t i = 0; i < n; ++i) x[off + i * as] = d[off + i * as];
+}
+
+template <typename T>
+struct Sp;
+template <>
+struct Sp<float> {
+  static cusparseStatus_t strided_size(cusparseHandle_t h, int m, const float *dl, const float *d,
+                                       const float *du, const float *x, int bc, int bs, size_t *sz) {
+    return cusparseSgtsv2StridedBatch_bufferSizeExt(h, m, dl, d, du, x, bc, bs, sz);
+  }
+  static cusparseStatus_t strided(cusparseHandle_t h, int m, const float *dl, const float *d,
+                                  const float *du, float *x, int bc, int bs, void *buf) {
+    return cusparseSgtsv2StridedBatch(h, m, dl, d, du, x, bc, bs, buf);
+  }
+  static cusparseStatus_t inter_size(cusparseHandle_t h, int algo, int m, float *dl, float *d,
+                                     float *du, float *x, int bc, size_t *sz) {
+    return cusparseSgtsvInterleavedBatch_bufferSizeExt(h, algo, m, dl, d, du, x, bc, sz);
+  }
+  static cusparseStatus_t inter(cusparseHandle_t h, int algo, int m, float *dl, float *d, float *du,
+                                float *x, int bc, void *buf) {
+    return cusparseSgtsvInterleavedBatch(h, algo, m, dl, d, du, x, bc, buf);
+  }
+};
+template <>
+struct Sp<double> {
+  static cusparseStatus_t strided_size(cusparseHandle_t h, int m, const double *dl, const double *d,
+                                       const double *du, const double *x, int bc, int bs, size_t *sz) {
+    return cusparseDgtsv2StridedBatch_bufferSizeExt(h, m, dl, d, du, x, bc, bs, sz);
+  }
+  static cusparseStatus_t strided(cusparseHandle_t h, int m, const double *dl, const double *d,
+                                  const double *du, double *x, int bc, int bs, void *buf) {
+    return cusparseDgtsv2StridedBatch(h, m, dl, d, du, x, bc, bs, buf);
+  }
+  static cusparseStatus_t inter_size(cusparseHandle_t h, int algo, int m, double *dl, double *d,
+                                     double *du, double *x, int bc, size_t *sz) {
+    return cusparseDgtsvInterleavedBatch_bufferSizeExt(h, algo, m, dl, d, du, x, bc, sz);
+  }
+  static cusparseStatus_t inter(cusparseHandle_t h, int algo, int m, double *dl, double *d,
+                                double *du, double *x, int bc, void *buf) {
+    return cusparseDgtsvInterleavedBatch(h, algo, m, dl, d, du, x, bc, buf);
+  }
+};
+
+template <typename T>
+int baseline_t(const bench_case *bc, const bench_opts *opts, const bench_data *data, bench_result *res) {
+  const bool interleaved = strcmp(bc->layout, "interleaved") == 0 || strcmp(bc->layout, "mid3d") == 0;
+  snprintf(res->baseline, sizeof res->baseline, "%s",
+           interleaved ? "cusparse_gtsvInterleavedBatch" : "cusparse_gtsv2StridedBatch");
+  res->baseline_status = TRIDI_SUCCESS;
+  res->baseline_ms = NAN;
+  if (bc->n < 3 && !interleaved) { /* gtsv2StridedBatch needs m >= 3 */
+    res->baseline_status = TRIDI_ERR_NOT_SUPPORTED;
+    return 1;
+  }
+  if (bc->n > 0x7fffffff || bc->batch > 0x7fffffff) {
+    res->baseline_status = TRIDI_ERR_NOT_SUPPORTED;
+    return 1;
+  }
+  if (bench_cuda_upload(bc, data, opts)) {
+    res->baseline_status = TRIDI_ERR_DEVICE;
+    return 1;
+  }
+  const size_t bytes = (size_t)bc->alloc_elems[0] * sizeof(T); /* every operand alike */
+  T *A = (T *)bench_cuda_operand(0), *B = (T *)bench_cuda_operand(1), *C = (T *)bench_cuda_operand(2),
+    *D = (T *)bench_cuda_operand(3), *X = (T *)bench_cuda_operand(4);
+  T *dl = (T *)bench_cuda_scratch(0), *dd = (T *)bench_cuda_scratch(1), *du = (T *)bench_cuda_scratch(2);
+  const int m = (int)bc->n;
+  cusparseHandle_t h = nullptr;
+  if (cusparseCreate(&h) != CUSPARSE_STATUS_SUCCESS) {
+    res->baseline_status = TRIDI_ERR_DEVICE;
+    return 1;
+  }
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cusparseSetStream(h, s);
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  void *work = nullptr;
+  size_t wsz = 0;
+  int planes = 1, batch = (int)bc->batch;
+  int64_t plane_stride = 0;
+  if (strcmp(bc->layout, "mid3d") == 0) {
+    planes = (int)bc->shape[0];
+    batch = (int)bc->shape[2];
+    plane_stride = bc->strides[0];
+  }
+  cusparseStatus_t cs;
+  if (interleaved)
+    cs = Sp<T>::inter_size(h, 0, m, dl, dd, du, X, batch, &wsz);
+  else
+    cs = Sp<T>::strided_size(h, m, dl, dd, du, X, batch, (int)bc->strides[0], &wsz);
+  if (cs == CUSPARSE_STATUS_SUCCESS && cudaMalloc(&work, wsz ? wsz : 16) != cudaSuccess)
+    cs = CUSPARSE_STATUS_ALLOC_FAILED;
+  double *t = (double *)malloc(sizeof(double) * (size_t)(opts->reps > 0 ? opts->reps : 1));
+  const int64_t nsys = bc->batch;
+  for (int r = -opts->warmup; r < opts->reps && cs == CUSPARSE_STATUS_SUCCESS; ++r) {
+    /* fresh inputs each repeat (cuSPARSE may overwrite dl, d, du; it does x) */
+    cudaMemcpyAsync(dl, A, bytes, cudaMemcpyDeviceToDevice, s);
+    cudaMemcpyAsync(dd, B, bytes, cudaMemcpyDeviceToDevice, s);
+    cudaMemcpyAsync(du, C, bytes, cudaMemcpyDeviceToDevice, s);
+    prep_systems<T><<<(unsigned)((nsys + 255) / 256), 256, 0, s>>>(
+        nsys, bc->n, bc->strides[bc->axis], bc->rank, bc->axis, bc->shape[0], bc->shape[1],
+        bc->rank > 2 ? bc->shape[2] : 1, bc->strides[0], bc->strides[1],
+        bc->rank > 2 ? bc->strides[2] : 0, dl, du, D, X);
+    cudaEventRecord(e0, s);
+    for (int p = 0; p < planes && cs == CUSPARSE_STATUS_SUCCESS; ++p) {
+      const int64_t o = (int64_t)p * plane_stride;
+      if (interleaved)
+        cs = Sp<T>::inter(h, 0, m, dl + o, dd + o, du + o, X + o, batch, work);
+      else
+        cs = Sp<T>::strided(h, m, dl, dd, du, X, batch, (int)bc->strides[0], work);
+    }
+    cudaEventRecord(e1, s);
+    cudaEventSynchronize(e1);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, e0, e1);
+    if (r >= 0) t[r] = ms;
+  }
+  const cudaError_t ce = cudaStreamSynchronize(s);
+  if (cs != CUSPARSE_STATUS_SUCCESS || ce != cudaSuccess) {
+    fprintf(stderr, "tridi bench (cuda): %s failed: cusparse status %d, %s\n", res->baseline,
+            (int)cs, cudaGetErrorString(ce));
+    res->baseline_status = TRIDI_ERR_DEVICE;
+  } else {
+    res->baseline_ms = bench_median(t, opts->reps);
+    if (bench_cuda_download_x(bc, data, X, opts)) res->baseline_status = TRIDI_ERR_DEVICE;
+  }
+  free(t);
+  cudaFree(work);
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  cudaStreamDestroy(s);
+  cusparseDestroy(h);
+  return res->baseline_status != TRIDI_SUCCESS;
+}
+
+int cusparse_run(const bench_case *bc, const bench_opts *opts, const bench_data *data,
+                 bench_result *res) {
+  if (cudaSetDevice(opts->device) != cudaSuccess) {
+    res->baseline_status = TRIDI_ERR_DEVICE;
+    return 1;
+  }
+  return bc->dtype == TRIDI_F64 ? baseline_t<double>(bc, opts, data, res)
+                                : baseline_t<float>(bc, opts, data, res);
+}
+
+} /* namespace */
+
+extern "C" const bench_baseline bench_baseline_cusparse_scalar = {
+    "cuSPARSE gtsv2StridedBatch / gtsvInterleavedBatch", TRIDI_BACKEND_CUDA, cusparse_run,
+};
