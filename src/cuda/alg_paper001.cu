@@ -24,7 +24,8 @@
  *
  * Breakdown is detected in the kernel, step by step, exactly as the
  * reference defines it (block-wide atomicMin of the lowest failing row). */
-#include "cuda_common.cuh"
+#include "common/device.cuh"
+#include "common/launch.h"
 #include "../ref/ref_algs.h" /* TRIDI_RD_MAX_BERR: the same loss test */
 #include "alg_tuning.h"
 #include "cuda_backend.h"
@@ -373,12 +374,6 @@ struct AlgPlan {
   int grid;
 };
 
-tridi_status cuda_err(cudaError_t e, const char *what) {
-  (void)cudaGetLastError();
-  return tridi_set_error(e == cudaErrorMemoryAllocation ? TRIDI_ERR_ALLOC : TRIDI_ERR_DEVICE,
-                         "%s: %s", what, cudaGetErrorString(e));
-}
-
 const char *tag(tridi_alg alg) {
   switch (alg) {
     case TRIDI_ALG_CR: return "cr";
@@ -430,7 +425,7 @@ extern "C" tridi_status tridi_cuda_alg_init(struct tridi_plan_s *plan) {
   const int64_t inner = p.rd ? 12 * mi : 4 * mi;
   cudaDeviceProp prop;
   cudaError_t e = cudaGetDeviceProperties(&prop, plan->device);
-  if (e != cudaSuccess) return cuda_err(e, "tridi_plan_create: cudaGetDeviceProperties");
+  if (e != cudaSuccess) return tridi_cuda::cuda_error(e, "tridi_plan_create: cudaGetDeviceProperties");
   const size_t smax = prop.sharedMemPerBlockOptin > 1024 ? prop.sharedMemPerBlockOptin - 1024 : 0;
   /* Placement: the fewest levels in global memory (the first ones) such that
    * the rest and the PCR/RD scratch fit on chip; if the scratch alone does
@@ -475,7 +470,7 @@ extern "C" tridi_status tridi_cuda_alg_init(struct tridi_plan_s *plan) {
   void (*fn)(AParams) = plan->dtype == TRIDI_F32 ? k_alg001<float> : k_alg001<double>;
   if (ap->smem > 48 * 1024) {
     e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)ap->smem);
-    if (e != cudaSuccess) return cuda_err(e, "tridi_plan_create: cudaFuncSetAttribute");
+    if (e != cudaSuccess) return tridi_cuda::cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
   }
   snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_%s_%s_sw%lld_g%d%s", tag(alg),
            plan->dtype == TRIDI_F32 ? "f32" : "f64", (long long)p.sw, Lg, inner_g ? "i" : "");
@@ -494,7 +489,7 @@ extern "C" tridi_status tridi_cuda_alg_execute(const struct tridi_plan_s *plan, 
   else
     k_alg001<double><<<ap->grid, ap->threads, ap->smem, st>>>(p);
   const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) return cuda_err(e, "tridi_execute: kernel launch");
+  if (e != cudaSuccess) return tridi_cuda::cuda_error(e, "tridi_execute: kernel launch");
   return TRIDI_SUCCESS;
 }
 
