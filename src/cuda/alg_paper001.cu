@@ -469,6 +469,9 @@ extern "C" tridi_status tridi_cuda_alg_init(struct tridi_plan_s *plan) {
   plan->ws_bytes = (size_t)(p.ws_per_sys * grid);
   void (*fn)(AParams) = plan->dtype == TRIDI_F32 ? k_alg001<float> : k_alg001<double>;
   if (ap->smem > 48 * 1024) {
+    tridi_cuda::DeviceGuard dg(plan->device); /* the attribute is per device */
+    if (dg.err != cudaSuccess)
+      return tridi_cuda::cuda_error(dg.err, "tridi_plan_create: cudaSetDevice(%d)", plan->device);
     e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)ap->smem);
     if (e != cudaSuccess) return tridi_cuda::cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
   }
@@ -484,6 +487,8 @@ extern "C" tridi_status tridi_cuda_alg_execute(const struct tridi_plan_s *plan, 
   p.info = args->info;
   p.ws = (char *)args->ws;
   cudaStream_t st = (cudaStream_t)args->stream;
+  tridi_cuda::DeviceGuard dg(plan->device); /* the workspace's device */
+  if (dg.err != cudaSuccess) return tridi_cuda::cuda_error(dg.err, "tridi_execute: cudaSetDevice(%d)", plan->device);
   if (plan->dtype == TRIDI_F32)
     k_alg001<float><<<ap->grid, ap->threads, ap->smem, st>>>(p);
   else

@@ -345,6 +345,8 @@ extern "C" tridi_status tridi_cuda_thomas_execute(const struct tridi_plan_s *pla
   p.ws = args->ws;
   cudaStream_t st = (cudaStream_t)args->stream;
   const bool f32 = plan->dtype == TRIDI_F32;
+  tridi_cuda::DeviceGuard dg(plan->device); /* the workspace's device */
+  if (dg.err != cudaSuccess) return tridi_cuda::cuda_error(dg.err, "tridi_execute: cudaSetDevice(%d)", plan->device);
   if (tp->kind == 0) {
     if (f32) k_thomas_thread<float><<<tp->grid, tp->threads, 0, st>>>(p);
     else k_thomas_thread<double><<<tp->grid, tp->threads, 0, st>>>(p);
