@@ -10,23 +10,23 @@
 extern "C" {
 #endif
 
-/* Thomas-PCR hybrid (src/cuda/thomas_pcr.cu): every layout, f32/f64, any n.
- * init() consults the tuning table (src/cuda/tuning.h) and picks the kernel
- * variant: staged register-resident hybrid for n up to what one thread block
- * holds on chip, the streaming chunked kernel beyond. */
+/* Thomas-PCR hybrid (src/cuda/scalar/thomas_pcr.cu): every layout, f32/f64,
+ * any n.  init() consults the tuning table (src/cuda/tuning.h) and takes the
+ * first kernel family of its variant table that accepts the plan (one file
+ * each in src/cuda/scalar/). */
 int tridi_cuda_thomas_pcr_applies(const struct tridi_plan_s *plan);
 tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan);
 tridi_status tridi_cuda_thomas_pcr_execute(const struct tridi_plan_s *plan, const tridi_args *args);
 void tridi_cuda_thomas_pcr_destroy(struct tridi_plan_s *plan);
 
-/* issue 4 (src/cuda/alg_paper001.cu): paper 001's CR, PCR, RD, CR+PCR,
- * CR+RD, one block per system, any n, any layout. */
+/* src/cuda/alg_paper001.cu: paper 001's CR, PCR, RD, CR+PCR, CR+RD, one
+ * block per system, any n, any layout. */
 int tridi_cuda_alg_applies(const struct tridi_plan_s *plan);
 tridi_status tridi_cuda_alg_init(struct tridi_plan_s *plan);
 tridi_status tridi_cuda_alg_execute(const struct tridi_plan_s *plan, const tridi_args *args);
 void tridi_cuda_alg_destroy(struct tridi_plan_s *plan);
 
-/* issue 4 (src/cuda/alg_thomas.cu): Thomas with one thread per system, no
+/* src/cuda/alg_thomas.cu: Thomas with one thread per system, no
  * transposition (THOMAS), shared-memory (THOMAS_SHARED) or register-shuffle
  * (THOMAS_SHUFFLE) transposition. */
 int tridi_cuda_thomas_applies(const struct tridi_plan_s *plan);
@@ -41,7 +41,7 @@ void tridi_cuda_thomas_destroy(struct tridi_plan_s *plan);
    tridi_cuda_thomas_pcr_init, tridi_cuda_thomas_pcr_execute, tridi_cuda_thomas_pcr_destroy},  \
   TRIDI_CUDA_ALG_ROWS
 
-/* issue 4: explicit choices only (after the AUTO row) */
+/* explicit choices only (after the AUTO row) */
 #define TRIDI_CUDA_ALG_ROW_(name, alg, pre)                                                  \
   {name, TRIDI_BACKEND_CUDA, alg, tridi_cuda_##pre##_applies, tridi_cuda_##pre##_init,        \
    tridi_cuda_##pre##_execute, tridi_cuda_##pre##_destroy},
