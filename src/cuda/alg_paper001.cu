@@ -26,7 +26,8 @@
  * reference defines it (block-wide atomicMin of the lowest failing row);
  * RD's and CR+RD's accuracy check runs in the same kernel before x is
  * stored (rd_check). */
-#include "cuda_common.cuh"
+#include "common/device.cuh"
+#include "common/launch.h"
 #include "../ref/ref_algs.h" /* TRIDI_RD_BERR_C: the same accuracy check */
 #include "alg_tuning.h"
 #include "cuda_backend.h"
@@ -428,12 +429,6 @@ struct AlgPlan {
   int grid;
 };
 
-tridi_status cuda_err(cudaError_t e, const char *what) {
-  (void)cudaGetLastError();
-  return tridi_set_error(e == cudaErrorMemoryAllocation ? TRIDI_ERR_ALLOC : TRIDI_ERR_DEVICE,
-                         "%s: %s", what, cudaGetErrorString(e));
-}
-
 const char *tag(tridi_alg alg) {
   switch (alg) {
     case TRIDI_ALG_CR: return "cr";
@@ -486,7 +481,7 @@ extern "C" tridi_status tridi_cuda_alg_init(struct tridi_plan_s *plan) {
   const int64_t inner = p.rd ? 12 * mi : 4 * mi;
   cudaDeviceProp prop;
   cudaError_t e = cudaGetDeviceProperties(&prop, plan->device);
-  if (e != cudaSuccess) return cuda_err(e, "tridi_plan_create: cudaGetDeviceProperties");
+  if (e != cudaSuccess) return tridi_cuda::cuda_error(e, "tridi_plan_create: cudaGetDeviceProperties");
   const size_t smax = prop.sharedMemPerBlockOptin > 1024 ? prop.sharedMemPerBlockOptin - 1024 : 0;
   /* Placement: the fewest levels in global memory (the first ones) such that
    * the rest and the PCR/RD scratch fit on chip; if the scratch alone does
@@ -530,8 +525,11 @@ extern "C" tridi_status tridi_cuda_alg_init(struct tridi_plan_s *plan) {
   plan->ws_bytes = (size_t)(p.ws_per_sys * grid);
   void (*fn)(AParams) = plan->dtype == TRIDI_F32 ? k_alg001<float> : k_alg001<double>;
   if (ap->smem > 48 * 1024) {
+    tridi_cuda::DeviceGuard dg(plan->device); /* the attribute is per device */
+    if (dg.err != cudaSuccess)
+      return tridi_cuda::cuda_error(dg.err, "tridi_plan_create: cudaSetDevice(%d)", plan->device);
     e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)ap->smem);
-    if (e != cudaSuccess) return cuda_err(e, "tridi_plan_create: cudaFuncSetAttribute");
+    if (e != cudaSuccess) return tridi_cuda::cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
   }
   snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_%s_%s_sw%lld_g%d%s", tag(alg),
            plan->dtype == TRIDI_F32 ? "f32" : "f64", (long long)p.sw, Lg, inner_g ? "i" : "");
@@ -545,12 +543,14 @@ extern "C" tridi_status tridi_cuda_alg_execute(const struct tridi_plan_s *plan, 
   p.info = args->info;
   p.ws = (char *)args->ws;
   cudaStream_t st = (cudaStream_t)args->stream;
+  tridi_cuda::DeviceGuard dg(plan->device); /* the workspace's device */
+  if (dg.err != cudaSuccess) return tridi_cuda::cuda_error(dg.err, "tridi_execute: cudaSetDevice(%d)", plan->device);
   if (plan->dtype == TRIDI_F32)
     k_alg001<float><<<ap->grid, ap->threads, ap->smem, st>>>(p);
   else
     k_alg001<double><<<ap->grid, ap->threads, ap->smem, st>>>(p);
   const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) return cuda_err(e, "tridi_execute: kernel launch");
+  if (e != cudaSuccess) return tridi_cuda::cuda_error(e, "tridi_execute: kernel launch");
   return TRIDI_SUCCESS;
 }
 

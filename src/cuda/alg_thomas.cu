@@ -22,7 +22,8 @@
  *
  * All three do the reference Thomas recurrences (src/ref/ref_thomas.c),
  * with its checks and info codes; x of a failed system is unspecified. */
-#include "cuda_common.cuh"
+#include "common/device.cuh"
+#include "common/launch.h"
 #include "cuda_backend.h"
 
 #include <cuda_runtime.h>
@@ -286,11 +287,6 @@ struct TPlan {
   int kind; /* 0 thread, 1 shared, 2 shuffle */
 };
 
-tridi_status t_err(cudaError_t e, const char *what) {
-  (void)cudaGetLastError();
-  return tridi_set_error(TRIDI_ERR_DEVICE, "%s: %s", what, cudaGetErrorString(e));
-}
-
 } /* namespace */
 
 extern "C" const char *tridi_cuda_thomas_applies(const struct tridi_plan_s *plan) {
@@ -314,7 +310,7 @@ extern "C" tridi_status tridi_cuda_thomas_init(struct tridi_plan_s *plan) {
   }
   cudaDeviceProp prop;
   cudaError_t e = cudaGetDeviceProperties(&prop, plan->device);
-  if (e != cudaSuccess) return t_err(e, "tridi_plan_create: cudaGetDeviceProperties");
+  if (e != cudaSuccess) return tridi_cuda::cuda_error(e, "tridi_plan_create: cudaGetDeviceProperties");
   const size_t es = plan->esize;
   const int64_t n = L->n > 0 ? L->n : 1;
   if (plan->alg == TRIDI_ALG_THOMAS) {
@@ -350,6 +346,8 @@ extern "C" tridi_status tridi_cuda_thomas_execute(const struct tridi_plan_s *pla
   p.ws = args->ws;
   cudaStream_t st = (cudaStream_t)args->stream;
   const bool f32 = plan->dtype == TRIDI_F32;
+  tridi_cuda::DeviceGuard dg(plan->device); /* the workspace's device */
+  if (dg.err != cudaSuccess) return tridi_cuda::cuda_error(dg.err, "tridi_execute: cudaSetDevice(%d)", plan->device);
   if (tp->kind == 0) {
     if (f32) k_thomas_thread<float><<<tp->grid, tp->threads, 0, st>>>(p);
     else k_thomas_thread<double><<<tp->grid, tp->threads, 0, st>>>(p);
@@ -361,7 +359,7 @@ extern "C" tridi_status tridi_cuda_thomas_execute(const struct tridi_plan_s *pla
     else k_thomas_tiled<double, true><<<tp->grid, tp->threads, 0, st>>>(p);
   }
   const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) return t_err(e, "tridi_execute: kernel launch");
+  if (e != cudaSuccess) return tridi_cuda::cuda_error(e, "tridi_execute: kernel launch");
   return TRIDI_SUCCESS;
 }
 

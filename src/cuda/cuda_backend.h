@@ -10,17 +10,17 @@
 extern "C" {
 #endif
 
-/* Thomas-PCR hybrid (src/cuda/thomas_pcr.cu): every layout, f32/f64, any n.
- * init() consults the tuning table (src/cuda/tuning.h) and picks the kernel
- * variant: staged register-resident hybrid for n up to what one thread block
- * holds on chip, the streaming chunked kernel beyond. */
+/* Thomas-PCR hybrid (src/cuda/scalar/thomas_pcr.cu): every layout, f32/f64,
+ * any n.  init() consults the tuning table (src/cuda/tuning.h) and takes the
+ * first kernel family of its variant table that accepts the plan (one file
+ * each in src/cuda/scalar/). */
 const char *tridi_cuda_thomas_pcr_applies(const struct tridi_plan_s *plan);
 tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan);
 tridi_status tridi_cuda_thomas_pcr_execute(const struct tridi_plan_s *plan, const tridi_args *args);
 void tridi_cuda_thomas_pcr_destroy(struct tridi_plan_s *plan);
 
-/* src/cuda/alg_paper001.cu: paper 001's CR, PCR, RD, CR+PCR,
- * CR+RD, one block per system, any n, any layout. */
+/* src/cuda/alg_paper001.cu: paper 001's CR, PCR, RD, CR+PCR, CR+RD, one
+ * block per system, any n, any layout. */
 const char *tridi_cuda_alg_applies(const struct tridi_plan_s *plan);
 tridi_status tridi_cuda_alg_init(struct tridi_plan_s *plan);
 tridi_status tridi_cuda_alg_execute(const struct tridi_plan_s *plan, const tridi_args *args);

@@ -1,24 +1,12 @@
 /* Device helpers the core calls (tridi_internal.h): availability, ordinal
  * check, workspace allocation.  Each call names its device explicitly and
  * restores the caller's current device afterwards. */
+#include "common/launch.h"
 #include "cuda_backend.h"
 
 #include <cuda_runtime.h>
 
-namespace {
-struct CurrentDevice {
-  int prev = -1;
-  cudaError_t err;
-  explicit CurrentDevice(int dev) {
-    err = cudaGetDevice(&prev);
-    if (err == cudaSuccess && prev != dev) err = cudaSetDevice(dev);
-  }
-  ~CurrentDevice() {
-    int cur = -1;
-    if (prev >= 0 && cudaGetDevice(&cur) == cudaSuccess && cur != prev) (void)cudaSetDevice(prev);
-  }
-};
-} /* namespace */
+using tridi_cuda::DeviceGuard;
 
 extern "C" int tridi_cuda_available(void) {
   int count = 0;
@@ -47,32 +35,28 @@ extern "C" tridi_status tridi_cuda_check_device(int device) {
 
 extern "C" tridi_status tridi_cuda_alloc(void **p, size_t bytes, int device) {
   *p = NULL;
-  CurrentDevice cd(device);
-  if (cd.err != cudaSuccess)
-    return tridi_set_error(TRIDI_ERR_DEVICE, "tridi_plan_create: cudaSetDevice(%d): %s", device,
-                           cudaGetErrorString(cd.err));
+  DeviceGuard dg(device);
+  if (dg.err != cudaSuccess) return tridi_cuda::cuda_error(dg.err, "tridi_plan_create: cudaSetDevice(%d)", device);
   const cudaError_t e = cudaMalloc(p, bytes);
   if (e != cudaSuccess) {
     *p = NULL;
-    (void)cudaGetLastError();
-    return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: cudaMalloc of %zu bytes of workspace: %s",
-                           bytes, cudaGetErrorString(e));
+    return tridi_cuda::cuda_error(e, "tridi_plan_create: cudaMalloc of %zu bytes of workspace", bytes);
   }
   return TRIDI_SUCCESS;
 }
 
 extern "C" void tridi_cuda_free(void *p, int device) {
   if (!p) return;
-  CurrentDevice cd(device);
+  DeviceGuard dg(device);
   (void)cudaFree(p);
 }
 
+/* The CUDA backend's run(): every row executes with the plan's device
+ * current (where its workspace and tables live), whichever device the
+ * caller has current, and the caller's is restored. */
 extern "C" tridi_status tridi_cuda_run(const struct tridi_plan_s *plan, const tridi_args *args) {
-  CurrentDevice cd(plan->device);
-  if (cd.err != cudaSuccess) {
-    (void)cudaGetLastError();
-    return tridi_set_error(TRIDI_ERR_DEVICE, "tridi_execute: cudaSetDevice(%d): %s", plan->device,
-                           cudaGetErrorString(cd.err));
-  }
+  DeviceGuard dg(plan->device);
+  if (dg.err != cudaSuccess)
+    return tridi_cuda::cuda_error(dg.err, "tridi_execute: cudaSetDevice(%d)", plan->device);
   return plan->solver->execute(plan, args);
 }

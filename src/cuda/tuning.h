@@ -71,16 +71,16 @@ typedef struct tridi_cuda_tile {
 
 /* Pipelined direct kernel (rows with pipe = 1): only when every input has
  * its G systems adjacent, rows of 16-byte multiples and a system extent
- * (|axis stride| * n bytes) of at most this.  H100, session 7 (docs/perf-log.md
- * CUDA v25): it gained up to 12 points on the middle axis of (B/64, n, 64)
+ * (|axis stride| * n bytes) of at most this.  H100 (docs/perf-log.md CUDA
+ * v25): it gained up to 12 points on the middle axis of (B/64, n, 64)
  * arrays (extent 2-1024 KB) and lost 3-20 on interleaved (n, B) batches
  * (extent ~100 MB), with the same tiles and 16-byte copies at n = 512;
  * extents in between were not measured. */
 #define TRIDI_CUDA_PIPE_MAX_EXTENT (4ll << 20)
 /* ... or, at any extent, when every input's rows are whole 128-byte lines
- * (|axis stride| * sizeof(T) a multiple of this).  H100, session 7b
- * (docs/perf-log.md CUDA v26): the loss on interleaved batches came from
- * rows not aligned to sectors (the bench's B = elems / n; ncu, f32 n = 512:
+ * (|axis stride| * sizeof(T) a multiple of this).  H100 (docs/perf-log.md
+ * CUDA v26): the loss on interleaved batches came from rows not aligned to
+ * sectors (the bench's B = elems / n; ncu, f32 n = 512:
  * 24 L2 sectors per 16-byte cp.async warp request against 16), not from the
  * extent: with B * sizeof(T) a multiple of 128 the pipelined kernel took
  * interleaved f32 n = 128/512/1024 from 87-89/78-79/62-68% to 92-93/83-84/
@@ -91,22 +91,21 @@ typedef struct tridi_cuda_tile {
 static const tridi_cuda_tile tridi_cuda_tiles[] = {
     /* family, dtype, max_n, M, threads, pipe, gbytes, rows */
     {TRIDI_CUDA_STAGED, TRIDI_F32, 8192, 16, 64, 0, 0, 0},
-    /* session 6 (H100, after the cheaper reduced solve of perf-log CUDA v23;
-     * % of copy contig / padded): f64 n = 2048 M 8 97/85 against M 16 92/74;
+    /* H100, after the cheaper reduced solve of perf-log CUDA v23 (% of copy
+     * contig / padded): f64 n = 2048 M 8 97/85 against M 16 92/74;
      * n = 4096 M 8 85/75 against M 16 87/71 (kept) */
     {TRIDI_CUDA_STAGED, TRIDI_F64, 2048, 8, 64, 0, 0, 0},
     {TRIDI_CUDA_STAGED, TRIDI_F64, 4096, 16, 64, 0, 0, 0},
-    /* direct, session 5 (H100, `scripts/gpu.sh tune`, interleaved / mid3d % of
-     * copy): f32 n = 128 M 16 82/78 against M 8 78/75 (H200, session 3: a
-     * tie); f64 n = 128 M 8 85/85 against M 16 69/80, n = 256 74/77 against
-     * 71/76 (H200 at 128: 61/72 against 65/70).  Session 6 (H100, after
-     * perf-log CUDA v23's reduced solve): f32 n = 1024 M 16 59/67 against
-     * M 32 54/57 (n = 2048: M 16 40/50 against M 32 44/52, kept); f64
-     * n = 512 M 8 70/86 against M 16 66/71, n = 1024 59/68 against 58/64
-     * (M 16 with the previous reduced solve: with v23's it spills more and
-     * fell to 55/61 and 50/55).  Session 7 (H100, pipelined variant
-     * against the plain kernel, mid3d % of copy, two runs averaged): f32
-     * n = 32 92/95 (plain kept), 64 95/89, 128 93/88, 256 78/88 (plain
+    /* direct (H100, `scripts/gpu.sh tune`, interleaved / mid3d % of copy):
+     * f32 n = 128 M 16 82/78 against M 8 78/75 (H200: a tie); f64 n = 128
+     * M 8 85/85 against M 16 69/80, n = 256 74/77 against 71/76 (H200 at
+     * 128: 61/72 against 65/70).  H100, after perf-log CUDA v23's reduced
+     * solve: f32 n = 1024 M 16 59/67 against M 32 54/57 (n = 2048: M 16
+     * 40/50 against M 32 44/52, kept); f64 n = 512 M 8 70/86 against M 16
+     * 66/71, n = 1024 59/68 against 58/64 (M 16 with the previous reduced
+     * solve: with v23's it spills more and fell to 55/61 and 50/55).  H100,
+     * pipelined variant against the plain kernel (perf-log CUDA v25, mid3d %
+     * of copy, two runs averaged): f32 n = 32 92/95 (plain kept), 64 95/89, 128 93/88, 256 78/88 (plain
      * kept), 512 88/79, 1024 76/68; f64 n = 32 87/101, 64 95/99, 128 93/95
      * (plain kept), 256 96/84, 512 86/85, 1024 78/69 */
     {TRIDI_CUDA_DIRECT, TRIDI_F32, 32, 16, 0, 0, 0, 0},
@@ -122,7 +121,7 @@ static const tridi_cuda_tile tridi_cuda_tiles[] = {
     {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F64, 2048, 16, 128, 0, 64, 0},
     {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F64, 4096, 16, 256, 0, 64, 0},
     {TRIDI_CUDA_CLUSTER_ADJ, TRIDI_F64, TRIDI_CUDA_ANY_N, 16, 512, 0, 64, 0},
-    /* segmented solve (H100, session 5, docs/perf-log.md CUDA v21; % of copy,
+    /* segmented solve (H100, docs/perf-log.md CUDA v21; % of copy,
      * segmented against the direct / cluster kernels): f32 interleaved
      * n = 2048/4096/8192/16384 42.6/44.4/43.9/40.6 against 42.6/41.6/37.8/32.5,
      * mid3d 50.4/49.3/48.6/48.6 against 51.1/47.0/39.8/37.1; f64 interleaved
@@ -131,7 +130,7 @@ static const tridi_cuda_tile tridi_cuda_tiles[] = {
      * (f32) and M = 4, 8, R = 16...128 (f64), these were best at every n. */
     {TRIDI_CUDA_SEG, TRIDI_F32, TRIDI_CUDA_ANY_N, 16, 128, 2049, 0, 64},
     {TRIDI_CUDA_SEG, TRIDI_F64, TRIDI_CUDA_ANY_N, 8, 128, 8193, 0, 64},
-    /* cluster kernel, one system a tile (contig, padded): H100, session 7
+    /* cluster kernel, one system a tile (contig, padded): H100
      * (`scripts/gpu.sh ctune`, contig, % of copy, two runs): f32 M 8 with 256
      * threads 71.8-72.6 / 69.2-69.7 at n = 8192 / 16384 against M 16 with 128
      * threads 70.3-70.7 / 66.2-67.5 (M 8 128 thr 73.3 / 66.3, M 4 256 thr

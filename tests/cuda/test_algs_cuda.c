@@ -449,6 +449,79 @@ static void gpu_rd_small(void **state) {
   tt_assert_no_failures();
 }
 
+/* ---- a plan for another device than the caller's current one ------------ */
+
+/* Every CUDA row runs on the plan's device (options.device, where its
+ * workspace lives) whichever device the calling thread has current, and
+ * leaves the caller's current device as it was.  Needs two GPUs. */
+static void gpu_other_device(void **state) {
+  (void)state;
+  SKIP_WITHOUT_GPU();
+  int count = 0;
+  CUDA_OK(cudaGetDeviceCount(&count));
+  if (count < 2) {
+    fprintf(stderr, "skipped: the test needs two CUDA devices, %d visible\n", count);
+    skip();
+  }
+  static const tridi_alg algs[] = {TRIDI_ALG_THOMAS_PCR, TRIDI_ALG_THOMAS, TRIDI_ALG_THOMAS_SHARED,
+                                   TRIDI_ALG_THOMAS_SHUFFLE, TRIDI_ALG_CR, TRIDI_ALG_PCR,
+                                   TRIDI_ALG_RD, TRIDI_ALG_CR_PCR, TRIDI_ALG_CR_RD};
+  for (int a = 0; a < (int)(sizeof algs / sizeof algs[0]); ++a) {
+    const tridi_alg alg = algs[a];
+    const uint64_t seed = tt_case_seed("gpu_algs_other_device", (uint64_t)a);
+    tt_rng rng;
+    tt_rng_init(&rng, seed);
+    tt_layout L;
+    tt_build_contiguous(&L, TRIDI_F64, 1000, 7, &rng);
+    tt_problem P;
+    if (tt_problem_init(&P, &L, seed, NULL)) continue;
+    char lstr[400], ctx[640];
+    tt_problem_str(&P, lstr, sizeof lstr);
+    snprintf(ctx, sizeof ctx, "[plan on device 1, device 0 current] [%s] [cuda/%s]", lstr, tridi_alg_name(alg));
+    tridi_options o;
+    tridi_options_init(&o);
+    o.backend = TRIDI_BACKEND_CUDA;
+    o.alg = alg;
+    o.device = 1;
+    CUDA_OK(cudaSetDevice(0));
+    tridi_plan plan = NULL;
+    if (!tt_expect_status(tt_problem_plan(&P, &o, &plan), TRIDI_SUCCESS, ctx)) {
+      tt_problem_free(&P);
+      continue;
+    }
+    int32_t *info = malloc((size_t)P.nsys * sizeof *info);
+    dev_problem D;
+    CUDA_OK(cudaSetDevice(1));
+    dev_upload(&P, &D);
+    CUDA_OK(cudaSetDevice(0));
+    tt_expect_status(tridi_execute(plan, dev_ptr(&P, &D, TT_A), dev_ptr(&P, &D, TT_B), dev_ptr(&P, &D, TT_C),
+                                   dev_ptr(&P, &D, TT_D), dev_ptr(&P, &D, TT_X), D.info, NULL),
+                     TRIDI_SUCCESS, ctx);
+    int cur = -1;
+    CUDA_OK(cudaGetDevice(&cur));
+    if (cur != 0) tt_fail("%s: device %d is current after tridi_execute, not the caller's 0", ctx, cur);
+    CUDA_OK(cudaSetDevice(1));
+    CUDA_OK(cudaDeviceSynchronize());
+    dev_download(&P, &D, info);
+    dev_free(&D);
+    if (!is_rd(alg)) {
+      tt_problem_check(&P, ctx, info);
+    } else { /* RD may report a loss of accuracy (ref_algs.h) */
+      const double rtol = TT_RESID_C * (double)P.n * DBL_EPSILON;
+      for (int64_t s = 0; s < P.nsys; ++s)
+        if (!(info[s] == 0 ? tt_problem_residual(&P, s) <= rtol
+                           : info[s] == TRIDI_INFO_INACCURATE || (info[s] < 0 && info[s] >= -P.n)))
+          tt_fail("%s: system %" PRId64 ": info %" PRId32 ", residual %.3g", ctx, s, info[s],
+                  tt_problem_residual(&P, s));
+    }
+    free(info);
+    tridi_plan_destroy(plan);
+    tt_problem_free(&P);
+    CUDA_OK(cudaSetDevice(0));
+  }
+  tt_assert_no_failures();
+}
+
 static int setup(void **state) {
   int count = 0;
   g_have_gpu = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
@@ -461,6 +534,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(gpu_contiguous), cmocka_unit_test(gpu_interleaved),
       cmocka_unit_test(gpu_strided),    cmocka_unit_test(gpu_inplace),
       cmocka_unit_test(gpu_breakdown),  cmocka_unit_test(gpu_rd_small),
+      cmocka_unit_test(gpu_other_device),
   };
   if (argc > 1) cmocka_set_test_filter(argv[1]);
   const int rc = cmocka_run_group_tests(tests, setup, NULL);

@@ -1,0 +1,61 @@
+/* Host helpers shared by every CUDA row: the device guard each row takes
+ * around its init and execute, and the one mapping of CUDA errors to tridi
+ * statuses.  C++ (included by the .cu files only). */
+#ifndef TRIDI_CUDA_LAUNCH_H
+#define TRIDI_CUDA_LAUNCH_H
+
+#include "tridi_internal.h"
+
+#include <cuda_runtime.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+
+namespace tridi_cuda {
+
+/* Makes `device` the calling thread's current device for the guard's scope
+ * and restores the caller's current device at its end, so that a row's
+ * kernels and attributes go to the plan's device (opts->device, where its
+ * workspace lives) whichever device the caller has current.  err: the
+ * failure of cudaGetDevice / cudaSetDevice, cudaSuccess otherwise. */
+class DeviceGuard {
+ public:
+  explicit DeviceGuard(int device) {
+    err = cudaGetDevice(&prev_);
+    if (err == cudaSuccess && prev_ != device) err = cudaSetDevice(device);
+  }
+  ~DeviceGuard() {
+    int cur = -1;
+    if (prev_ >= 0 && cudaGetDevice(&cur) == cudaSuccess && cur != prev_) (void)cudaSetDevice(prev_);
+  }
+  DeviceGuard(const DeviceGuard &) = delete;
+  DeviceGuard &operator=(const DeviceGuard &) = delete;
+  cudaError_t err = cudaSuccess;
+
+ private:
+  int prev_ = -1;
+};
+
+/* The status of a failed CUDA call e: TRIDI_ERR_ALLOC when the device ran
+ * out of memory, TRIDI_ERR_DEVICE otherwise, with the message
+ * "<what>: <CUDA error string> (<error name>)" (what: printf format).  The
+ * runtime's last error is cleared, so that a later call on this thread does
+ * not report it again (an error that corrupts the context stays sticky:
+ * every later call fails with it). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+inline tridi_status cuda_error(cudaError_t e, const char *what, ...) {
+  char buf[256];
+  va_list ap;
+  va_start(ap, what);
+  vsnprintf(buf, sizeof buf, what, ap);
+  va_end(ap);
+  (void)cudaGetLastError();
+  return tridi_set_error(e == cudaErrorMemoryAllocation ? TRIDI_ERR_ALLOC : TRIDI_ERR_DEVICE, "%s: %s (%s)", buf,
+                         cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+} /* namespace tridi_cuda */
+
+#endif /* TRIDI_CUDA_LAUNCH_H */

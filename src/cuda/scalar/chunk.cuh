@@ -1,0 +1,368 @@
+/* The Thomas-PCR core shared by the staged, direct, segmented, cluster and
+ * streaming kernels (the algorithm: src/cuda/scalar/thomas_pcr.cu, and
+ * docs/cuda.md): the modified Thomas sweep that eliminates a chunk of M
+ * rows into its two rows of the reduced system (ChunkState, FwdSweep,
+ * chunk_eliminate), the reduced system's solve in shared memory
+ * (pcr_reduced), chunk loads and stores straight between device memory and
+ * registers, and the breakdown re-check.  Device code, C++ only. */
+#ifndef TRIDI_CUDA_SCALAR_CHUNK_CUH
+#define TRIDI_CUDA_SCALAR_CHUNK_CUH
+
+#include "../common/device.cuh"
+#include "plan.h"
+
+#include <stdint.h>
+
+namespace tridi_cuda {
+
+/* The reference Thomas checks (src/ref/ref_thomas.c) on system s, reading the
+ * inputs from device memory: returns the info code of the first breakdown of
+ * the forward sweep, or -(bad_row + 1) when the sweep is clean (the solution
+ * overflowed in back substitution, or the hybrid's own pivots broke down). */
+template <typename T>
+__device__ int32_t seq_check(const KParams &p, int64_t s, int64_t bad_row) {
+  int64_t off[5];
+  tridi_dev_sys_offsets(p, s, off);
+  const T *A = (const T *)p.op[0] + off[0];
+  const T *B = (const T *)p.op[1] + off[1];
+  const T *C = (const T *)p.op[2] + off[2];
+  const T *D = (const T *)p.op[3] + off[3];
+  const int64_t n = p.n;
+  T cp = 0, dp = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const T ai = i > 0 ? A[i * p.as[0]] : (T)0;
+    const T bi = B[i * p.as[1]];
+    const T ci = i < n - 1 ? C[i * p.as[2]] : (T)0;
+    const T di = D[i * p.as[3]];
+    if (!finite_(ai) || !finite_(bi) || !finite_(ci) || !finite_(di)) return (int32_t)(-(i + 1));
+    const T m = bi - ai * cp;
+    if (m == (T)0) return (int32_t)(i + 1);
+    const T r = (T)1 / m;
+    cp = ci * r;
+    dp = (di - ai * dp) * r;
+    if (!finite_(cp) || !finite_(dp) || !finite_(r)) return (int32_t)(-(i + 1));
+  }
+  return (int32_t)(-(bad_row + 1));
+}
+
+template <typename T>
+__device__ __forceinline__ T identity_value(int op) {
+  return op == 1 ? (T)1 : (T)0;
+}
+
+/* Solve of the reduced system of 2P rows (normalised to unit diagonal) of
+ * each of the block's systems.  Row 2*chunk is the chunk's first row (F), 2*chunk+1
+ * its last (L).  rs/rp/rq: shared arrays of 2P per system, base = this
+ * system's first element, stride between rows.  Every thread of the block
+ * must call it; on return qF, qL hold the chunk's two unknowns.
+ *
+ * One step of odd-even reduction first: each thread eliminates its own F row
+ * and its right neighbour's from its L row, leaving a P-row tridiagonal
+ * system in the L unknowns (one row a thread: exactly PCR's first step on
+ * the odd rows), solved by PCR in log2 P steps of one barrier each (the
+ * arrays' two halves alternate, so a step never overwrites what a slower
+ * thread may still read); then each thread recovers its F unknown from
+ * its L unknown and its left neighbour's.  Against PCR on all 2P rows
+ * (log2 2P steps of two rows and two barriers each): about half the
+ * shared-memory traffic, reciprocals and barriers (docs/perf-log.md CUDA
+ * v23). */
+template <typename T>
+__device__ __forceinline__ void pcr_reduced(T *rs, T *rp, T *rq, int base, int stride, int li,
+                                            int R, T &sF, T &pF, T &qF, T &sL, T &pL, T &qL) {
+  const int c = li >> 1, P = R >> 1;
+  const int half = P * stride; /* offset of the arrays' second half */
+  /* 1. the F rows, for the left neighbour */
+  int o = base + c * stride;
+  rs[o] = sF;
+  rp[o] = pF;
+  rq[o] = qF;
+  __syncthreads();
+  T sn = 0, pn = 0, qn = 0;
+  if (c + 1 < P) {
+    sn = rs[o + stride];
+    pn = rp[o + stride];
+    qn = rq[o + stride];
+  }
+  /* 2. L row with u_F (own F row) and u_F' (next chunk's F row) eliminated:
+   * s y_{c-1} + y_c + pp y_{c+1} = q, y_c the chunk's last unknown */
+  T s, pp, q;
+  {
+    const T r = rcp_<T>((T)1 - sL * pF - pL * sn);
+    s = -r * sL * sF;
+    pp = -r * pL * pn;
+    q = r * (qL - sL * qF - pL * qn);
+  }
+  /* 3. PCR on the P rows, alternating halves (step 1 read the first) */
+  int cur = half;
+  for (int h = 1; h < P; h <<= 1) {
+    o = base + cur + c * stride;
+    rs[o] = s;
+    rp[o] = pp;
+    rq[o] = q;
+    __syncthreads();
+    T sm = 0, pm = 0, qm = 0, sp = 0, pq = 0, qp = 0;
+    if (c - h >= 0) {
+      sm = rs[o - h * stride];
+      pm = rp[o - h * stride];
+      qm = rq[o - h * stride];
+    }
+    if (c + h < P) {
+      sp = rs[o + h * stride];
+      pq = rp[o + h * stride];
+      qp = rq[o + h * stride];
+    }
+    const T r = rcp_<T>((T)1 - s * pm - pp * sp);
+    q = r * (q - s * qm - pp * qp);
+    s = -r * s * sm;
+    pp = -r * pp * pq;
+    cur = half - cur;
+  }
+  /* 4. u_F = qF - sF y_{c-1} - pF y_c (the half not read by the last step) */
+  o = base + cur + c * stride;
+  rq[o] = q;
+  __syncthreads();
+  const T yprev = c > 0 ? rq[o - stride] : (T)0;
+  qF = qF - sF * yprev - pF * q;
+  qL = q;
+  sF = pF = sL = pL = (T)0;
+}
+
+/* Common tail of the kernels, after the reduced solve: decide breakdown and
+ * write info.  Returns after a barrier, so x may be stored afterwards (in
+ * place, x is d: the sequential check must finish reading d first). */
+template <typename T>
+__device__ __forceinline__ void finish_info(const KParams &p, int64_t s, bool active, bool leader,
+                                            int my_bad, int *badrow_g) {
+  if (my_bad >= 0) atomicMax(badrow_g, my_bad);
+  const int any_bad = __syncthreads_or(my_bad >= 0);
+  int32_t code = 0;
+  if (any_bad) {
+    if (leader && active && *badrow_g >= 0) code = seq_check<T>(p, s, *badrow_g);
+    __syncthreads();
+  }
+  if (leader && active && p.info) p.info[s] = code;
+}
+
+/* Blocks of the staged and direct kernels have at most kTileThreads (512)
+ * threads; tiles of up to 32 bytes a thread and operand get 64 registers
+ * (two blocks an SM), larger ones 128. */
+template <typename T, int M>
+struct TileMinBlocks {
+  static constexpr int value = sizeof(T) * M <= 32 ? 2 : 1;
+};
+
+/* ---- the chunk elimination ------------------------------------------------ */
+
+/* Result of the modified Thomas sweep over one chunk of M rows: interior
+ * unknown j is u_j = dl[j] - al[j] u_0 - gm[j] u_{M-1}; (sF, pF, qF) and
+ * (sL, pL, qL) are the chunk's two rows of the reduced system, normalised to
+ * a unit diagonal; nonfin is NaN when an input of the chunk is Inf/NaN. */
+template <typename T, int M>
+struct ChunkState {
+  static constexpr int kM = M;
+  T dl[M], al[M], gm[M];
+  T sF, pF, qF, sL, pL, qL;
+  T nonfin;
+  bool b0_zero;
+};
+
+/* The modified Thomas sweep over a chunk or segment whose first unknown u_0
+ * is a parameter: after step() of row k, u_k = dlt - alt u_0 - gmt u_{k+1};
+ * last() turns the chunk's last row into its reduced row
+ * sL u_0 + u_last + pL u_next = qL. */
+template <typename T>
+struct FwdSweep {
+  T dlt = 0, alt = -1, gmt = 0; /* u_0 = 0 - (-1) u_0 - 0 u_1 */
+  __device__ __forceinline__ void step(T ak, T bk, T ck, T dk) {
+    const T r = rcp_<T>(bk - ak * gmt);
+    gmt = r * ck;
+    dlt = r * (dk - ak * dlt);
+    alt = -r * ak * alt;
+  }
+  __device__ __forceinline__ void last(T aL, T bL, T cL, T dL, T &sL, T &pL, T &qL) const {
+    const T inv = rcp_<T>(bL - aL * gmt);
+    sL = -aL * alt * inv;
+    pL = cL * inv;
+    qL = (dL - aL * dlt) * inv;
+  }
+};
+
+/* The first row's reduced row sF u_{-1} + u_0 + pF u_last = qF, from row 0
+ * and u_1 = d1 - a1 u_0 - g1 u_last */
+template <typename T>
+__device__ __forceinline__ void first_row(T a0, T b0, T c0, T d0, T d1, T a1, T g1, T &sF, T &pF, T &qF) {
+  const T inv = rcp_<T>(b0 - c0 * a1);
+  sF = a0 * inv;
+  pF = -c0 * g1 * inv;
+  qF = (d0 - c0 * d1) * inv;
+}
+
+/* ld(k, j): operand k (0 a, 1 b, 2 c, 3 d) of chunk row j.  FULL: every row
+ * of the chunk is a row of the system (< n), so only a_0 of row 0 and c of
+ * row n-1 need masking; otherwise rows >= n are identity rows (not read). */
+template <typename T, int M, bool FULL, typename Load, typename CS>
+__device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, int64_t n, CS &c) {
+  auto get = [&](int k, int j) -> T {
+    const int64_t row = row0 + j;
+    if (!FULL && row >= n) return identity_value<T>(k);
+    T v = ld(k, j);
+    if (k == 0 && j == 0) v = row0 == 0 ? (T)0 : v;
+    if (k == 2 && (!FULL || j == M - 1)) v = row == n - 1 ? (T)0 : v;
+    return v;
+  };
+  const T a0 = get(0, 0), b0 = get(1, 0), c0 = get(2, 0), d0 = get(3, 0);
+  /* 0 * v is NaN exactly when v is Inf or NaN: an Inf input can otherwise
+   * vanish from the hybrid's result (e.g. an infinite b_0) */
+  T nonfin = a0 * (T)0 + b0 * (T)0 + c0 * (T)0 + d0 * (T)0;
+  FwdSweep<T> f;
+#pragma unroll
+  for (int k = 1; k < M - 1; ++k) {
+    const T ak = get(0, k), bk = get(1, k), ck = get(2, k), dk = get(3, k);
+    nonfin += ak * (T)0 + bk * (T)0 + ck * (T)0 + dk * (T)0;
+    f.step(ak, bk, ck, dk);
+    c.dl[k] = f.dlt;
+    c.al[k] = f.alt;
+    c.gm[k] = f.gmt;
+  }
+  {
+    const T aL = get(0, M - 1), bL = get(1, M - 1), cL = get(2, M - 1), dLv = get(3, M - 1);
+    nonfin += aL * (T)0 + bL * (T)0 + cL * (T)0 + dLv * (T)0;
+    f.last(aL, bL, cL, dLv, c.sL, c.pL, c.qL);
+  }
+#pragma unroll
+  for (int k = M - 3; k >= 1; --k) {
+    c.dl[k] -= c.gm[k] * c.dl[k + 1];
+    c.al[k] -= c.gm[k] * c.al[k + 1];
+    c.gm[k] = -c.gm[k] * c.gm[k + 1];
+  }
+  {
+    const T d1 = M > 2 ? c.dl[1] : (T)0, a1 = M > 2 ? c.al[1] : (T)0,
+            g1 = M > 2 ? c.gm[1] : (T)-1;
+    first_row(a0, b0, c0, d0, d1, a1, g1, c.sF, c.pF, c.qF);
+  }
+  c.nonfin = nonfin;
+  c.b0_zero = b0 == (T)0;
+}
+
+/* chunk_eliminate for rows [row0, row0 + M): the bounds-free variant when
+ * the whole chunk lies below neff */
+template <typename T, int M, typename Load>
+__device__ __forceinline__ void eliminate_chunk(const Load &ld, int64_t row0, int64_t neff, ChunkState<T, M> &cs) {
+  if (row0 + M <= neff)
+    chunk_eliminate<T, M, true>(ld, row0, neff, cs);
+  else
+    chunk_eliminate<T, M, false>(ld, row0, neff, cs);
+}
+
+template <typename T, typename CS>
+__device__ __forceinline__ T chunk_x(const CS &c, int j, T xF, T xL) {
+  constexpr int M = CS::kM;
+  return j == 0 ? xF : (j == M - 1 ? xL : c.dl[j] - c.al[j] * xF - c.gm[j] * xL);
+}
+
+/* ---- chunks straight between device memory and registers ------------------
+ * (the direct, segmented and cluster kernels) */
+
+/* ptr[k]: row `row` of operand k (a, b, c, d) of system g of a tile whose
+ * offsets are soff[k * G + g]; st[k]: the operand's axis stride */
+template <typename T>
+__device__ __forceinline__ void operand_rows(const KParams &p, const int64_t *soff, int G, int g, int64_t row,
+                                             const T *ptr[4], int64_t st[4]) {
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    st[k] = p.as[k];
+    ptr[k] = (const T *)p.op[k] + soff[k * G + g] + row * st[k];
+  }
+}
+
+/* Chunk rows [row0, row0 + M) of system g of a tile (offsets soff[k * G +
+ * g]) loaded straight from device memory into registers and eliminated: the
+ * direct and cluster kernels.  UNIT (cluster kernel, one system a tile,
+ * unit axis strides): a full chunk whose four rows are 16-byte aligned is
+ * read with 16-byte loads (M elements a thread are M * sizeof(T) <= 64
+ * consecutive bytes; element loads of consecutive threads are 8-16 sectors
+ * apart, ncu: 75% of the sectors excessive). */
+template <typename T, int M, bool UNIT = false>
+__device__ __forceinline__ void direct_eliminate(const KParams &p, const int64_t *soff, int G, int g,
+                                                 int64_t row0, int64_t neff, ChunkState<T, M> &cs) {
+  const T *ptr[4];
+  int64_t st[4];
+  operand_rows<T>(p, soff, G, g, row0, ptr, st);
+  if constexpr (UNIT) {
+    static_assert((M * sizeof(T)) % 16 == 0, "UNIT chunks are whole 16-byte pieces");
+    bool vec = row0 + M <= neff;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) vec = vec && ((uintptr_t)ptr[k] & 15) == 0;
+    if (vec) {
+      constexpr int NV = (int)(M * sizeof(T) / 16);
+      union {
+        uint4 q[4][NV];
+        T e[4][M];
+      } v;
+#pragma unroll
+      for (int k = 0; k < 4; ++k)
+#pragma unroll
+        for (int i = 0; i < NV; ++i)
+          v.q[k][i] = k < 3 ? __ldg((const uint4 *)ptr[k] + i) : ((const uint4 *)ptr[k])[i];
+      chunk_eliminate<T, M, true>([&](int k, int j) -> T { return v.e[k][j]; }, row0, neff, cs);
+      return;
+    }
+  }
+  auto ld = [&](int k, int j) -> T { return k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]]; };
+  eliminate_chunk<T, M>(ld, row0, neff, cs);
+}
+
+/* NaN when an unknown of the chunk (rows < neff) is Inf or NaN */
+template <typename T, int M>
+__device__ __forceinline__ T chunk_xfin(const ChunkState<T, M> &cs, int64_t row0, int64_t neff, T xF, T xL) {
+  T xfin = xF * (T)0 + xL * (T)0;
+#pragma unroll
+  for (int j = 1; j < M - 1; ++j)
+    if (row0 + j < neff) xfin += chunk_x(cs, j, xF, xL) * (T)0;
+  return xfin;
+}
+
+/* x of the chunk's rows < n, straight to device memory (UNIT: as in
+ * direct_eliminate, 16-byte stores for a full aligned chunk) */
+template <typename T, int M, bool UNIT = false>
+__device__ __forceinline__ void direct_store(const KParams &p, const int64_t *soff, int G, int g,
+                                             int64_t row0, int64_t n, const ChunkState<T, M> &cs, T xF, T xL) {
+  T *X = (T *)p.op[4] + soff[4 * G + g];
+  const int64_t sx = p.as[4];
+  if constexpr (UNIT) {
+    T *xr = X + row0;
+    if (row0 + M <= n && ((uintptr_t)xr & 15) == 0) {
+      constexpr int NV = (int)(M * sizeof(T) / 16);
+      union {
+        uint4 q[NV];
+        T e[M];
+      } v;
+#pragma unroll
+      for (int j = 0; j < M; ++j) v.e[j] = chunk_x(cs, j, xF, xL);
+#pragma unroll
+      for (int i = 0; i < NV; ++i) ((uint4 *)xr)[i] = v.q[i];
+      return;
+    }
+  }
+  /* A full chunk with no per-row bounds and one pointer step a row: 5
+   * instructions a row instead of ~15 (SASS), +3-7 points of copy for f32
+   * M = 8, 16 on interleaved / mid3d at n <= 512.  The 128-byte chunks (f32
+   * M = 32, f64 M = 16) measured 2-5 points slower with it, and f64 M = 4
+   * spilled with it (93 -> 84% at n = 32), so these keep the per-row path
+   * (H200, docs/perf-log.md CUDA v20). */
+  if constexpr (M >= 8 && M * sizeof(T) <= 64) {
+    if (row0 + M <= n) {
+      T *xr = X + row0 * sx;
+#pragma unroll
+      for (int j = 0; j < M; ++j, xr += sx) *xr = chunk_x(cs, j, xF, xL);
+      return;
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < M; ++j)
+    if (row0 + j < n) X[(row0 + j) * sx] = chunk_x(cs, j, xF, xL);
+}
+
+} /* namespace tridi_cuda */
+
+#endif /* TRIDI_CUDA_SCALAR_CHUNK_CUH */

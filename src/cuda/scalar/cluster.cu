@@ -1,0 +1,433 @@
+/* Cluster kernel of the Thomas-PCR row (sm_90): systems past the
+ * single-block kernels, any layout, while a tile fits 16 blocks.  A tile of
+ * G systems (adjacent ones on system-adjacent layouts, else one) is cut
+ * into K row blocks, one per thread block of a Hopper thread-block cluster
+ * (cluster dimension K along x).  Each block eliminates its P chunks of M
+ * rows (as the direct kernel) and solves its 2P reduced rows by PCR with
+ * its own first and last reduced unknowns (F, L) left as parameters: every
+ * reduced unknown becomes x = q + u F + v L.  The two boundary rows of every
+ * block then form a tridiagonal system of 2K unknowns per system (F_0, L_0,
+ * F_1, L_1, ...), which each block reads through distributed shared memory,
+ * one row a lane, and solves by PCR with warp shuffles; then every thread
+ * recovers its chunk.  Loads stay G systems wide (32..128 bytes a row) at
+ * any n, blocks stay small (cheap PCR, several blocks per SM), and every
+ * input is still read once and x written once. */
+#include "../common/launch.h"
+#include "chunk.cuh"
+#include "plan.h"
+
+#include <stdio.h>
+
+namespace tridi_cuda {
+namespace {
+
+/* The 2P reduced rows of a block with two parameter columns: row i is
+ * s x_{i-1} + x_i + p x_{i+1} = q + u F + v L (arrays strided by `stride`
+ * from `base`; this thread owns rows li, li + 1).  Solved as pcr_reduced
+ * does (one odd-even reduction step, PCR on the P odd rows with alternating
+ * array halves, back substitution for the even rows; docs/perf-log.md CUDA
+ * v24), with (q, u, v) as the right-hand side.  On return q, u, v hold
+ * x = q + u F + v L of both rows.  Every thread of the block must call it. */
+template <typename T>
+__device__ __forceinline__ void pcr_reduced_uv(T *rs, T *rp, T *rq, T *ru, T *rv, int base, int stride,
+                                               int li, int R, T (&s)[2], T (&pp)[2], T (&q)[2],
+                                               T (&u)[2], T (&v)[2]) {
+  const int c = li >> 1, P = R >> 1;
+  const int half = P * stride;
+  /* 1. the first rows, for the left neighbour */
+  int o = base + c * stride;
+  rs[o] = s[0];
+  rp[o] = pp[0];
+  rq[o] = q[0];
+  ru[o] = u[0];
+  rv[o] = v[0];
+  __syncthreads();
+  T sn = 0, pn = 0, qn = 0, un = 0, vn = 0;
+  if (c + 1 < P) {
+    sn = rs[o + stride];
+    pn = rp[o + stride];
+    qn = rq[o + stride];
+    un = ru[o + stride];
+    vn = rv[o + stride];
+  }
+  /* 2. last row with the own and the next first row eliminated */
+  T ys, yp, yq, yu, yv;
+  {
+    const T r = rcp_<T>((T)1 - s[1] * pp[0] - pp[1] * sn);
+    ys = -r * s[1] * s[0];
+    yp = -r * pp[1] * pn;
+    yq = r * (q[1] - s[1] * q[0] - pp[1] * qn);
+    yu = r * (u[1] - s[1] * u[0] - pp[1] * un);
+    yv = r * (v[1] - s[1] * v[0] - pp[1] * vn);
+  }
+  /* 3. PCR on the P last rows, alternating halves */
+  int cur = half;
+  for (int h = 1; h < P; h <<= 1) {
+    o = base + cur + c * stride;
+    rs[o] = ys;
+    rp[o] = yp;
+    rq[o] = yq;
+    ru[o] = yu;
+    rv[o] = yv;
+    __syncthreads();
+    T sm = 0, pm = 0, qm = 0, um = 0, vm = 0, sp = 0, pq = 0, qp = 0, up = 0, vp = 0;
+    if (c - h >= 0) {
+      const int oo = o - h * stride;
+      sm = rs[oo];
+      pm = rp[oo];
+      qm = rq[oo];
+      um = ru[oo];
+      vm = rv[oo];
+    }
+    if (c + h < P) {
+      const int oo = o + h * stride;
+      sp = rs[oo];
+      pq = rp[oo];
+      qp = rq[oo];
+      up = ru[oo];
+      vp = rv[oo];
+    }
+    const T r = rcp_<T>((T)1 - ys * pm - yp * sp);
+    yq = r * (yq - ys * qm - yp * qp);
+    yu = r * (yu - ys * um - yp * up);
+    yv = r * (yv - ys * vm - yp * vp);
+    ys = -r * ys * sm;
+    yp = -r * yp * pq;
+    cur = half - cur;
+  }
+  /* 4. first rows from the own and the previous last unknowns */
+  o = base + cur + c * stride;
+  rq[o] = yq;
+  ru[o] = yu;
+  rv[o] = yv;
+  __syncthreads();
+  T pq0 = 0, pu0 = 0, pv0 = 0;
+  if (c > 0) {
+    pq0 = rq[o - stride];
+    pu0 = ru[o - stride];
+    pv0 = rv[o - stride];
+  }
+  q[0] = q[0] - s[0] * pq0 - pp[0] * yq;
+  u[0] = u[0] - s[0] * pu0 - pp[0] * yu;
+  v[0] = v[0] - s[0] * pv0 - pp[0] * yv;
+  q[1] = yq;
+  u[1] = yu;
+  v[1] = yv;
+  s[0] = s[1] = pp[0] = pp[1] = (T)0;
+}
+
+/* Split cluster barrier (sm_90): arrive (release) / wait (acquire).  maybe_unused:
+ * the compute_80 PTX build compiles the cluster kernel with an empty body. */
+[[maybe_unused]] __device__ __forceinline__ void cluster_arrive() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("barrier.cluster.arrive.release;\n" ::: "memory");
+#endif
+}
+[[maybe_unused]] __device__ __forceinline__ void cluster_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory");
+#endif
+}
+[[maybe_unused]] __device__ __forceinline__ void cluster_sync() {
+  cluster_arrive();
+  cluster_wait();
+}
+[[maybe_unused]] __device__ __forceinline__ unsigned cluster_rank() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  unsigned r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+  return r;
+#else
+  return 0;
+#endif
+}
+/* generic address of `p` (this block's shared memory) in block `rank` of the
+ * cluster */
+template <typename T>
+__device__ __forceinline__ T *cluster_map(T *p, unsigned rank) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  uint64_t out;
+  asm volatile("mapa.u64 %0, %1, %2;\n" : "=l"(out) : "l"((uint64_t)p), "r"(rank));
+  return (T *)out;
+#else
+  (void)rank;
+  return p;
+#endif
+}
+
+/* shared memory of the cluster kernel: offsets, flags, the block's two rows
+ * of the cluster system, its F and L, and the PCR arrays (bytes) */
+__host__ __device__ constexpr size_t cluster_smem(size_t es, int G, int P) {
+  return (size_t)G * 5 * 8 + (size_t)G * 8 + 16 + es * ((size_t)G * 8 + (size_t)G * 2 + (size_t)10 * G * P);
+}
+
+template <typename T, int M, bool UNIT>
+__global__ void __launch_bounds__(kTileThreads)
+    tridi_thomas_pcr_cluster(KParams p, int logG, int logP, int K) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  const int G = 1 << logG, P = 1 << logP;
+  const int tid = threadIdx.x;
+  const int rank = (int)cluster_rank();
+  int64_t *soff = (int64_t *)smem_raw;      /* [5][G] */
+  int *badrow = (int *)(soff + 5 * G);      /* [G], then [G] cluster-wide */
+  int *flag = badrow + 2 * G;               /* [4] */
+  T *crow = (T *)(flag + 4);                /* [G][2][4]: this block's two rows of the K system */
+  T *xfl = crow + (size_t)G * 8;            /* [G][2]: F, L of this block */
+  T *rs = xfl + (size_t)G * 2;
+  T *rp = rs + (size_t)2 * G * P;
+  T *rq = rp + (size_t)2 * G * P;
+  T *ru = rq + (size_t)2 * G * P;
+  T *rv = ru + (size_t)2 * G * P;
+  const int g = tid & (G - 1);
+  const int chunk = tid >> logG;
+  const int64_t n = p.n;
+  const int64_t sbase = (int64_t)(blockIdx.x / (unsigned)K) * G;
+  const int64_t row0 = ((int64_t)rank * P + chunk) * M;
+
+  tridi_dev_stage_offsets(p, sbase, G, tid, soff);
+  if (tid < 2 * G) badrow[tid] = -1; /* own rows; cluster-wide worst rows */
+  if (tid == 0) flag[0] = 0;
+  __syncthreads();
+  const bool active = sbase + g < p.nsys;
+  const int64_t neff = active ? n : 0;
+  ChunkState<T, M> cs;
+  direct_eliminate<T, M, UNIT>(p, soff, G, g, row0, neff, cs);
+  int my_bad = (active && row0 < n && ((row0 == 0 && cs.b0_zero) || !finite_(cs.nonfin)))
+                   ? clamp_row(row0)
+                   : -1;
+
+  /* 1. the block's reduced rows, its first and last as parameters F and L */
+  T s[2] = {cs.sF, cs.sL}, pp[2] = {cs.pF, cs.pL}, q[2] = {cs.qF, cs.qL}, u[2] = {0, 0}, v[2] = {0, 0};
+  const T oFs = cs.sF, oFp = cs.pF, oFq = cs.qF, oLs = cs.sL, oLp = cs.pL, oLq = cs.qL;
+  if (chunk == 0) {
+    s[0] = pp[0] = q[0] = 0;
+    u[0] = 1;
+  }
+  if (chunk == P - 1) {
+    s[1] = pp[1] = q[1] = 0;
+    v[1] = 1;
+  }
+  pcr_reduced_uv<T>(rs, rp, rq, ru, rv, g, G, 2 * chunk, 2 * P, s, pp, q, u, v);
+
+  /* 2. the block's two rows of the cluster system (lower, diag, upper, rhs):
+   *    row F: oFs L_{r-1} + (1 + oFp u_1) F + oFp v_1 L = oFq - oFp q_1
+   *    row L: oLs u_{R-2} F + (1 + oLs v_{R-2}) L + oLp F_{r+1} = oLq - oLs q_{R-2} */
+  if (chunk == 0) {
+    T *c = crow + g * 8;
+    c[0] = oFs;
+    c[1] = (T)1 + oFp * u[1];
+    c[2] = oFp * v[1];
+    c[3] = oFq - oFp * q[1];
+  }
+  if (chunk == P - 1) {
+    T *c = crow + g * 8 + 4;
+    c[0] = oLs * u[0];
+    c[1] = (T)1 + oLs * v[0];
+    c[2] = oLp;
+    c[3] = oLq - oLs * q[0];
+  }
+  cluster_sync();
+  /* the 2K-row system of each of the G systems, one row a lane, 2K (a power
+   * of two <= 32) consecutive lanes a system: each lane fetches its row from
+   * the block that owns it (distributed shared memory) and the system is
+   * solved by PCR through warp shuffles, log2(2K) steps, no block barrier.
+   * G 2K may exceed the block: then every thread takes several rows. */
+  {
+    const int R2 = 2 * K, logR2 = __ffs(R2) - 1;
+    const int tot = G * R2;
+    for (int t0 = 0; t0 < tot; t0 += blockDim.x) {
+      const int t = t0 + tid;
+      const bool on = t < tot;
+      const int gg = t >> logR2, j = t & (R2 - 1);
+      T lo = 0, di = 1, up = 0, rh = 0;
+      if (on) {
+        const T *c = cluster_map(crow, (unsigned)(j >> 1)) + gg * 8 + (j & 1) * 4;
+        lo = c[0];
+        di = c[1];
+        up = c[2];
+        rh = c[3];
+      }
+      if (j == 0) lo = 0;
+      if (j == R2 - 1) up = 0;
+      const T r0 = rcp_<T>(di);
+      T sj = lo * r0, pj = up * r0, qj = rh * r0;
+      for (int h = 1; h < R2; h <<= 1) {
+        const T sm = __shfl_up_sync(0xffffffffu, sj, h, R2), pm = __shfl_up_sync(0xffffffffu, pj, h, R2),
+                qm = __shfl_up_sync(0xffffffffu, qj, h, R2);
+        const T sp = __shfl_down_sync(0xffffffffu, sj, h, R2), pq = __shfl_down_sync(0xffffffffu, pj, h, R2),
+                qp = __shfl_down_sync(0xffffffffu, qj, h, R2);
+        const bool hm = j >= h, hp = j + h < R2;
+        const T smv = hm ? sm : (T)0, pmv = hm ? pm : (T)0, qmv = hm ? qm : (T)0;
+        const T spv = hp ? sp : (T)0, pqv = hp ? pq : (T)0, qpv = hp ? qp : (T)0;
+        const T r = rcp_<T>((T)1 - sj * pmv - pj * spv);
+        qj = r * (qj - sj * qmv - pj * qpv);
+        const T ns = -r * sj * smv;
+        pj = -r * pj * pqv;
+        sj = ns;
+      }
+      if (on && (j >> 1) == rank) xfl[gg * 2 + (j & 1)] = qj;
+    }
+  }
+  __syncthreads();
+
+  /* 3. this thread's chunk ends, the chunk, breakdown */
+  const T F = xfl[g * 2], L = xfl[g * 2 + 1];
+  const T xF = q[0] + u[0] * F + v[0] * L, xL = q[1] + u[1] * F + v[1] * L;
+  const T xfin = chunk_xfin<T, M>(cs, row0, neff, xF, xL);
+  if (active && row0 < n && !finite_(xfin)) my_bad = clamp_row(row0);
+  if (my_bad >= 0) atomicMax(&badrow[g], my_bad);
+  /* cluster-wide breakdown: block 0 collects the blocks' rows after a full
+   * barrier and, if a system broke down, re-checks it (reading d) before any
+   * block stores x (in place, x is d).  The flag is uniform over the block. */
+  cluster_sync(); /* also: every block has gathered the rows above */
+  /* every (block, system) pair read by its own thread, all in flight at once */
+  for (int e = tid; e < G * K; e += blockDim.x) {
+    const int r = e >> logG, gg = e & (G - 1);
+    const int b = *cluster_map(badrow + gg, (unsigned)r);
+    if (b >= 0) {
+      atomicMax(&badrow[G + gg], b);
+      flag[0] = 1;
+    }
+  }
+  __syncthreads();
+  const bool anybad = flag[0] != 0;
+  if (anybad) {
+    if (rank == 0 && tid < G && active) {
+      const int w = badrow[G + tid];
+      const int32_t code = w >= 0 ? seq_check<T>(p, sbase + tid, w) : 0;
+      if (p.info) p.info[sbase + tid] = code;
+    }
+  } else if (rank == 0 && tid < G && active && p.info) {
+    p.info[sbase + tid] = 0;
+  }
+  /* no block may exit while another still reads its badrow; after a
+   * breakdown, x may overwrite d (in place) only after block 0's checks */
+  cluster_arrive();
+  if (anybad) cluster_wait();
+  if (active) direct_store<T, M, UNIT>(p, soff, G, g, row0, n, cs, xF, xL);
+  if (!anybad) cluster_wait();
+#else
+  (void)p;
+  (void)logG;
+  (void)logP;
+  (void)K;
+#endif
+}
+
+/* Whether the cluster kernel has a UNIT variant for chunks of M elements of
+ * es bytes (whole 16-byte pieces, at most 64 bytes a thread). */
+constexpr bool cluster_unit_tile(int M, size_t es) { return (M * es) % 16 == 0 && M * es <= 64; }
+
+template <typename T>
+const void *pick_cluster(int M, bool unit) {
+  return by_m<T>(M, [unit](auto m) -> const void * {
+    constexpr int Mv = decltype(m)::value;
+    if constexpr (cluster_unit_tile(Mv, sizeof(T)))
+      if (unit) return (const void *)tridi_thomas_pcr_cluster<T, Mv, true>;
+    return (const void *)tridi_thomas_pcr_cluster<T, Mv, false>;
+  });
+}
+
+/* Launch configuration of the cluster kernel: clusters of K blocks along x
+ * (*attr must outlive the configuration's use). */
+cudaLaunchConfig_t cluster_config(cudaLaunchAttribute *attr, int K, unsigned grid, unsigned threads,
+                                  size_t smem, cudaStream_t stream) {
+  cudaLaunchConfig_t cfg = {};
+  attr->id = cudaLaunchAttributeClusterDimension;
+  attr->val.clusterDim.x = (unsigned)K;
+  attr->val.clusterDim.y = 1;
+  attr->val.clusterDim.z = 1;
+  cfg.gridDim = dim3(grid);
+  cfg.blockDim = dim3(threads);
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  return cfg;
+}
+
+/* Cluster kernel choice: G systems a tile (gbytes of adjacent systems a row,
+ * halved until the tile fits; one system for layouts whose systems are not
+ * adjacent), P chunks of M rows per block (threads = G P), K blocks per
+ * cluster (<= 16) covering n.  Returns false when no such tile launches on
+ * this device (sm_90 and later only). */
+bool cluster_shape(ClusterPlan *cl, const Facts &f, int M, int threads, int64_t gbytes, int kmax_wanted,
+                   char *name, size_t name_len) {
+  const tridi_layout *L = f.L;
+  const size_t es = f.es;
+  if (f.prop->major < 9) return false;
+  const int64_t n = L->n;
+  const int64_t Ptot = 1ll << ilog2((n + M - 1) / M);
+  int64_t G = gbytes / (int64_t)es;
+  if (G > L->nsys) G = 1ll << ilog2(L->nsys);
+  if (G > L->nsys) G >>= 1;
+  if (G < 1) G = 1;
+  for (; G >= 1; G >>= 1) {
+    int64_t P = threads / G;
+    if (P > Ptot) P = Ptot;
+    if (P < 1) continue;
+    const int64_t K = (Ptot + P - 1) / P;
+    if (K > kMaxCluster || K > kmax_wanted) continue;
+    if (K & (K - 1)) continue; /* the join's warp PCR takes 2K = 2^k rows */
+    if (K < 2) return false; /* one block: the direct kernel */
+    /* one system a tile, every operand's rows unit-stride: 16-byte chunk loads */
+    const bool unit = G == 1 && f.unit_rows && cluster_unit_tile(M, es);
+    const void *fn = f.f64 ? pick_cluster<double>(M, unit) : pick_cluster<float>(M, unit);
+    if (!fn) return false;
+    const size_t smem = cluster_smem(es, (int)G, (int)P);
+    if (smem > f.prop->sharedMemPerBlockOptin) continue;
+    cudaError_t e = cudaSuccess;
+    if (smem > 48 * 1024) e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    if (e == cudaSuccess && K > 8) e = cudaFuncSetAttribute(fn, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      return false;
+    }
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t cfg = cluster_config(&attr, (int)K, (unsigned)K * 16, (unsigned)(G * P), smem, 0);
+    int nclusters = 0;
+    e = cudaOccupancyMaxActiveClusters(&nclusters, fn, &cfg);
+    if (e != cudaSuccess || nclusters < 1) {
+      (void)cudaGetLastError();
+      continue;
+    }
+    const int64_t tiles = (L->nsys + G - 1) / G;
+    if (tiles * K > 0x7fffffffll) return false;
+    cl->logG = ilog2(G);
+    cl->logP = ilog2(P);
+    cl->K = (int)K;
+    cl->threads = (int)(G * P);
+    cl->smem = smem;
+    cl->func = fn;
+    cl->grid = (unsigned)(tiles * K);
+    snprintf(name, name_len, "cuda_thomas_pcr_cluster%s_m%d_g%d_p%d_k%d_%s", unit ? "_vec" : "", M, (int)G,
+             (int)P, cl->K, f.tn);
+    return true;
+  }
+  return false;
+}
+
+} /* namespace */
+
+/* n > 1 past the single-block kernels, while the table's cluster row (and
+ * the tuning overrides) allow clusters of two blocks or more: G adjacent
+ * systems a tile on system-adjacent layouts (the row's gbytes), else one */
+tridi_status plan_cluster(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan, bool *took) {
+  *took = f.n > 1 && f.ctile && f.cluster_kmax >= 2 &&
+          cluster_shape(&cp->cluster, f, f.ctile->m, f.ctile->threads,
+                        f.sysmajor ? f.ctile->gbytes : (int64_t)f.es, f.cluster_kmax, plan->kernel_name,
+                        sizeof plan->kernel_name);
+  return TRIDI_SUCCESS;
+}
+
+cudaError_t launch_cluster(const CudaPlan &cp, KParams &kp, const tridi_args *, cudaStream_t stream) {
+  const ClusterPlan &cl = cp.cluster;
+  int logG = cl.logG, logP = cl.logP, K = cl.K;
+  void *argv[] = {&kp, &logG, &logP, &K};
+  cudaLaunchAttribute attr;
+  const cudaLaunchConfig_t cfg = cluster_config(&attr, K, cl.grid, (unsigned)cl.threads, cl.smem, stream);
+  return cudaLaunchKernelExC(&cfg, cl.func, argv);
+}
+
+} /* namespace tridi_cuda */
