@@ -17,11 +17,8 @@ export PATH=/usr/local/cuda/bin:$PATH
 # cuobjdump: the CUDA install's, else the nvidia-cuda-cuobjdump wheel's
 cuobjdump=$(command -v cuobjdump || true)
 if [ -z "$cuobjdump" ]; then
-  cuobjdump=$(find "$out/nvtools" -name cuobjdump -type f 2>/dev/null | head -1)
-  if [ -z "$cuobjdump" ]; then
-    pip install -q --target "$out/nvtools" nvidia-cuda-cuobjdump >/dev/null
-    cuobjdump=$(find "$out/nvtools" -name cuobjdump -type f | head -1)
-  fi
+  [ -d "$out/nvtools" ] || pip install -q --target "$out/nvtools" nvidia-cuda-cuobjdump >/dev/null
+  cuobjdump=$(find "$out/nvtools" -name cuobjdump -type f | head -1)
 fi
 cmake -S "$src" -B "$out/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DTRIDI_BUILD_TESTS=OFF -DTRIDI_BUILD_EXAMPLES=OFF -DTRIDI_BUILD_TOOLS=OFF "$@" >/dev/null
