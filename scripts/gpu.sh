@@ -102,6 +102,14 @@ if has sanitize; then
       echo "$tool $filt rc=$rc" | tee -a "$SUMMARY"
       [ $rc -ne 0 ] && rc_all=1
     done
+    # variable-size batches: tiles, breakdown re-check, long-system plans, graph capture
+    for filt in gpu_distributions gpu_long gpu_breakdown gpu_graph; do
+      TRIDI_TEST_CUDA_MAXN=100000 timeout 300 "$CS" --tool "$tool" --error-exitcode 99 \
+        "${extra[@]}" "$BUILD/tests/cuda/test_varbatch_cuda" "$filt" >>"$log" 2>&1
+      rc=$?
+      echo "$tool var.$filt rc=$rc" | tee -a "$SUMMARY"
+      [ $rc -ne 0 ] && rc_all=1
+    done
     grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | sort | uniq -c | tee -a "$SUMMARY"
   done
 fi

@@ -34,6 +34,14 @@ tridi_status tridi_cuda_thomas_init(struct tridi_plan_s *plan);
 tridi_status tridi_cuda_thomas_execute(const struct tridi_plan_s *plan, const tridi_args *args);
 void tridi_cuda_thomas_destroy(struct tridi_plan_s *plan);
 
+/* src/cuda/variable/: variable-size batches (tiles of whole systems for
+ * PACKED batches, neighbouring systems per block for INTERLEAVED ones,
+ * scalar plans for systems longer than the kernels take). */
+const char *tridi_cuda_var_applies(const struct tridi_plan_s *plan);
+tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan);
+tridi_status tridi_cuda_var_execute(const struct tridi_plan_s *plan, const tridi_args *args);
+void tridi_cuda_var_destroy(struct tridi_plan_s *plan);
+
 /* Run the plan's solver row with plan->device current (restoring the
  * caller's device afterwards): the CUDA backend's run() (src/core/backends.c). */
 tridi_status tridi_cuda_run(const struct tridi_plan_s *plan, const tridi_args *args);

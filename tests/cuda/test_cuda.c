@@ -11,9 +11,7 @@
  *
  * No visible GPU: every test is skipped with the reason (cmocka skip), and
  * main returns 77 so that CTest reports the whole executable as skipped. */
-#include "tt.h"
-
-#include <cuda_runtime_api.h>
+#include "tt_dev.h"
 
 #include <float.h>
 #include <inttypes.h>
@@ -22,97 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int g_have_gpu = 0;
 /* env TRIDI_TEST_CUDA_MAXN: skip larger n (keeps compute-sanitizer runs short) */
 static int64_t g_maxn = INT64_MAX;
-static char g_skip_reason[160] = "";
-
-#define SKIP_WITHOUT_GPU()                                                     \
-  do {                                                                         \
-    if (!g_have_gpu) {                                                         \
-      fprintf(stderr, "skipped: %s\n", g_skip_reason);                         \
-      skip();                                                                  \
-    }                                                                          \
-  } while (0)
-
-#define CUDA_OK(call)                                                          \
-  do {                                                                         \
-    const cudaError_t e_ = (call);                                             \
-    if (e_ != cudaSuccess) {                                                   \
-      fail_msg("%s:%d: %s: %s", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-    }                                                                          \
-  } while (0)
-
-/* ---- a tt_problem mirrored on the device ------------------------------- */
-
-typedef struct dev_problem {
-  void *alloc[TT_NOPS];
-  void *mem[TT_NOPS]; /* alloc, maybe shifted for 16-byte alignment */
-  int32_t *info_mem; /* TT_INFO_GUARD guards on both sides */
-  int64_t nsys;
-} dev_problem;
-
-static int has_buf(const tt_problem *P, int op) { return !(op == TT_X && P->inplace); }
-
-/* Every other problem gets device arrays whose element (0,...,0) is 16-byte
- * aligned (the 16-byte copy paths), the others keep tt's random lead. */
-static int g_align_toggle = 0;
-
-static void dev_upload(const tt_problem *P, dev_problem *D) {
-  memset(D, 0, sizeof *D);
-  const int align16 = (g_align_toggle++) % 2;
-  for (int op = 0; op < TT_NOPS; ++op) {
-    if (!has_buf(P, op)) continue;
-    const size_t bytes = (size_t)(P->buf[op].len > 0 ? P->buf[op].len : 1) * P->es;
-    CUDA_OK(cudaMalloc(&D->alloc[op], bytes + 16));
-    size_t shift = 0;
-    if (align16) shift = (16 - (P->buf[op].base * (int64_t)P->es) % 16) % 16;
-    D->mem[op] = (unsigned char *)D->alloc[op] + shift;
-    if (P->buf[op].len > 0)
-      CUDA_OK(cudaMemcpy(D->mem[op], P->buf[op].mem, (size_t)P->buf[op].len * P->es,
-                         cudaMemcpyHostToDevice));
-  }
-  D->nsys = P->nsys;
-  const size_t ibytes = (size_t)(P->nsys + 2 * TT_INFO_GUARD) * sizeof(int32_t);
-  CUDA_OK(cudaMalloc((void **)&D->info_mem, ibytes));
-  CUDA_OK(cudaMemset(D->info_mem, 0x5e, ibytes));
-}
-
-static void *dev_ptr(const tt_problem *P, const dev_problem *D, int op) {
-  if (op == TT_X && P->inplace) op = TT_D;
-  return (unsigned char *)D->mem[op] + P->buf[op].base * (int64_t)P->es;
-}
-
-static int32_t *dev_info(const dev_problem *D) { return D->info_mem + TT_INFO_GUARD; }
-
-/* Copy every buffer back into the problem and the info array into I. */
-static void dev_download(tt_problem *P, const dev_problem *D, tt_info *I) {
-  for (int op = 0; op < TT_NOPS; ++op) {
-    if (!has_buf(P, op) || P->buf[op].len == 0) continue;
-    CUDA_OK(cudaMemcpy(P->buf[op].mem, D->mem[op], (size_t)P->buf[op].len * P->es,
-                       cudaMemcpyDeviceToHost));
-  }
-  if (I) {
-    int32_t *tmp = malloc((size_t)(D->nsys + 2 * TT_INFO_GUARD) * sizeof(int32_t));
-    assert_non_null(tmp);
-    CUDA_OK(cudaMemcpy(tmp, D->info_mem, (size_t)(D->nsys + 2 * TT_INFO_GUARD) * sizeof(int32_t),
-                       cudaMemcpyDeviceToHost));
-    memcpy(I->info, tmp + TT_INFO_GUARD, (size_t)D->nsys * sizeof(int32_t));
-    /* guards: the device ones must still hold the memset pattern */
-    for (int k = 0; k < TT_INFO_GUARD; ++k) {
-      if (tmp[k] != 0x5e5e5e5e || tmp[TT_INFO_GUARD + D->nsys + k] != 0x5e5e5e5e)
-        tt_fail("info array: a guard element next to the device info array was written");
-    }
-    free(tmp);
-  }
-}
-
-static void dev_free(dev_problem *D) {
-  for (int op = 0; op < TT_NOPS; ++op)
-    if (D->alloc[op]) cudaFree(D->alloc[op]);
-  if (D->info_mem) cudaFree(D->info_mem);
-  memset(D, 0, sizeof *D);
-}
 
 static tridi_options cuda_opts(void) {
   tridi_options o;
@@ -618,16 +527,7 @@ static void test_two_streams(void **s) {
 int main(int argc, char **argv) {
   const char *mx = getenv("TRIDI_TEST_CUDA_MAXN");
   if (mx && *mx) g_maxn = strtoll(mx, NULL, 10);
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess || count == 0) {
-    snprintf(g_skip_reason, sizeof g_skip_reason, "no CUDA device visible (%s)",
-             e != cudaSuccess ? cudaGetErrorString(e) : "device count 0");
-  } else if (!tridi_backend_available(TRIDI_BACKEND_CUDA)) {
-    snprintf(g_skip_reason, sizeof g_skip_reason, "tridi reports the CUDA backend unavailable");
-  } else {
-    g_have_gpu = 1;
-  }
+  tt_dev_detect();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_contiguous), cmocka_unit_test(test_interleaved),
       cmocka_unit_test(test_middle),     cmocka_unit_test(test_padded),

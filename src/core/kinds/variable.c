@@ -96,6 +96,13 @@ static const tridi_solver variable_solvers[] = {
      tridi_cpu_var_init, tridi_cpu_var_execute, tridi_cpu_var_destroy},
     {"cpu_var_thomas_ref", TRIDI_BACKEND_CPU, TRIDI_ALG_THOMAS_REF, 1, NULL,
      tridi_cpu_var_ref_init, tridi_cpu_var_ref_execute, NULL},
+#ifdef TRIDI_HAVE_CUDA
+    /* CUDA: PACKED systems in tiles of whole systems, one thread block a
+     * tile; INTERLEAVED ones G neighbouring systems a block; systems longer
+     * than the kernels take by scalar plans (src/cuda/variable/). */
+    {"cuda_var_thomas_pcr", TRIDI_BACKEND_CUDA, TRIDI_ALG_THOMAS_PCR, 0, tridi_cuda_var_applies,
+     tridi_cuda_var_init, tridi_cuda_var_execute, tridi_cuda_var_destroy},
+#endif
 };
 
 const tridi_kind_ops tridi_kind_variable = {

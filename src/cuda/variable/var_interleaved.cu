@@ -1,0 +1,97 @@
+/* INTERLEAVED (padded) variable-size batches on the GPU: row i of system s
+ * at i*ld + s.  A block takes G neighbouring systems (32 bytes of a row:
+ * one memory sector) and P threads per system, M rows each (the scalar
+ * direct kernel's mapping: thread (c, g), g fastest, so that the G threads
+ * of a chunk row read one sector); each system's own length ends its rows:
+ * rows past it are identity rows, never read or written, and a sector whose
+ * systems have all ended is not read at all.  The chunk elimination and the
+ * reduced system are the scalar kernels' (src/cuda/scalar/chunk.cuh). */
+#include "var_kernels.cuh"
+
+namespace tridi_cuda {
+
+/* Threads a block at most: 128 registers a thread for the M = 16 chunks. */
+constexpr int kVarInterThreads = 512;
+
+template <typename T, int M>
+__global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p, int G, int logG, int P) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T *rs = (T *)smem_raw, *rp = rs + 2 * P * G, *rq = rp + 2 * P * G;
+  int *badrow = (int *)(rq + 2 * P * G); /* [G] */
+  const int tid = threadIdx.x;
+  const int g = tid & (G - 1), c = tid >> logG;
+  const int64_t s = (int64_t)blockIdx.x * G + g;
+  const int64_t n = s < p.nsys ? p.len[s] : 0; /* 0: not this kernel's system */
+  const int64_t row0 = (int64_t)c * M;
+  const int64_t ld = p.ld;
+  if (c == 0) badrow[g] = -1;
+  auto ldv = [&](int k, int j) -> T { return ((const T *)p.op[k])[(row0 + j) * ld + s]; };
+
+  ChunkState<T, M> cs;
+  if (row0 + M <= n)
+    chunk_eliminate<T, M, true>(ldv, row0, n, cs);
+  else
+    chunk_eliminate<T, M, false>(ldv, row0, n, cs);
+  pcr_reduced<T>(rs, rp, rq, g, G, 2 * c, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
+  const T xF = cs.qF, xL = cs.qL;
+
+  int my_bad = (row0 < n && ((c == 0 && cs.b0_zero) || !finite_(cs.nonfin))) ? (int)row0 : -1;
+#pragma unroll
+  for (int j = 0; j < M; ++j)
+    if (row0 + j < n && !finite_(chunk_x(cs, j, xF, xL))) my_bad = (int)(row0 + j);
+  if (my_bad >= 0) atomicMax(&badrow[g], my_bad);
+  if (__syncthreads_or(my_bad >= 0)) {
+    /* in place x is d: the re-check reads d before any x is stored */
+    if (c == 0 && n > 0 && badrow[g] >= 0) {
+      const int32_t code = var_seq_check<T>(p, s, ld, n, (int32_t)(-(badrow[g] + 1)));
+      if (p.info) p.info[s] = code;
+    }
+    __syncthreads();
+  }
+  if (c == 0 && n > 0 && badrow[g] < 0 && p.info) p.info[s] = 0;
+  T *X = (T *)p.op[4];
+#pragma unroll
+  for (int j = 0; j < M; ++j)
+    if (row0 + j < n) X[(row0 + j) * ld + s] = chunk_x(cs, j, xF, xL);
+}
+
+template <typename T, int M>
+cudaError_t var_inter_launch_t(const VarParams &p, int G, int P, cudaStream_t stream) {
+  const int64_t blocks = (p.nsys + G - 1) / G;
+  const size_t smem = (size_t)6 * P * G * sizeof(T) + (size_t)G * sizeof(int);
+  int logG = 0;
+  while ((1 << logG) < G) ++logG;
+  var_inter_kernel<T, M><<<(unsigned)blocks, G * P, smem, stream>>>(p, G, logG, P);
+  return cudaGetLastError();
+}
+
+/* Rows a thread for a batch whose short systems have at most nmax rows, and
+ * the threads a system (a power of two, G P <= kVarInterThreads): the
+ * smallest M of 4, 8, 16 that fits.  Returns G, 0 when none fits (nmax
+ * above kVarInterThreads / G x 16). */
+int var_inter_shape(bool f32, int64_t nmax, int *M, int *P) {
+  const int G = f32 ? 8 : 4;
+  static const int Ms[3] = {4, 8, 16};
+  for (int i = 0; i < 3; ++i) {
+    int p = 1;
+    while ((int64_t)p * Ms[i] < nmax) p <<= 1;
+    if (p < 2) p = 2;
+    if (p * G <= kVarInterThreads) {
+      *M = Ms[i];
+      *P = p;
+      return G;
+    }
+  }
+  return 0;
+}
+
+cudaError_t var_inter_launch(bool f32, const VarParams &p, int M, int P, cudaStream_t stream) {
+  const int G = f32 ? 8 : 4;
+  switch (M) {
+    case 4: return f32 ? var_inter_launch_t<float, 4>(p, G, P, stream) : var_inter_launch_t<double, 4>(p, G, P, stream);
+    case 8: return f32 ? var_inter_launch_t<float, 8>(p, G, P, stream) : var_inter_launch_t<double, 8>(p, G, P, stream);
+    default: return f32 ? var_inter_launch_t<float, 16>(p, G, P, stream) : var_inter_launch_t<double, 16>(p, G, P, stream);
+  }
+}
+
+} /* namespace tridi_cuda */

@@ -1,0 +1,73 @@
+/* Kernels of the variable-size batch on the GPU (src/cuda/variable/):
+ * parameters and the kernels' shared device code.  Device code, C++ only. */
+#ifndef TRIDI_CUDA_VAR_KERNELS_CUH
+#define TRIDI_CUDA_VAR_KERNELS_CUH
+
+#include "../scalar/chunk.cuh"
+
+#include <stdint.h>
+
+namespace tridi_cuda {
+
+/* A tile of a PACKED batch: whole systems sys0 .. sys0 + nsys - 1, rows
+ * row0 .. row0 + nrows - 1 of every operand, nrows <= P M. */
+struct VarTile {
+  int64_t row0;
+  int64_t sys0;
+  int32_t nrows;
+  int32_t nsys;
+};
+
+/* Kernel parameters (passed by value). */
+struct VarParams {
+  const void *op[TRIDI_NUM_OPERANDS];
+  int32_t *info;
+  /* PACKED */
+  const VarTile *tiles;
+  int64_t ntiles;
+  const uint32_t *first; /* bit r: row r is the first row of a system */
+  int64_t nwords;        /* words of first[] */
+  const int64_t *off;    /* B + 1 prefix sums of the lengths */
+  /* INTERLEAVED */
+  const int32_t *len;    /* B lengths (short systems; long ones are 0: skipped) */
+  int64_t nsys;
+  int64_t ld;
+};
+
+/* The reference Thomas checks on one strided system in device memory: the
+ * info code of the first breakdown of the forward sweep, or `clean` when the
+ * sweep is clean (the hybrid's own pivots broke down, or x overflowed). */
+template <typename T>
+__device__ int32_t var_seq_check(const VarParams &p, int64_t first, int64_t stride, int64_t n,
+                                 int32_t clean) {
+  const T *A = (const T *)p.op[0] + first, *B = (const T *)p.op[1] + first;
+  const T *C = (const T *)p.op[2] + first, *D = (const T *)p.op[3] + first;
+  T cp = 0, dp = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const T ai = i > 0 ? A[i * stride] : (T)0;
+    const T bi = B[i * stride];
+    const T ci = i < n - 1 ? C[i * stride] : (T)0;
+    const T di = D[i * stride];
+    if (!finite_(ai) || !finite_(bi) || !finite_(ci) || !finite_(di)) return (int32_t)(-(i + 1));
+    const T m = bi - ai * cp;
+    if (m == (T)0) return (int32_t)(i + 1);
+    const T r = (T)1 / m;
+    cp = ci * r;
+    dp = (di - ai * dp) * r;
+    if (!finite_(cp) || !finite_(dp) || !finite_(r)) return (int32_t)(-(i + 1));
+  }
+  return clean;
+}
+
+/* Shared-memory index of tile row r: 16 bytes of padding after every 128,
+ * so that the M consecutive rows of neighbouring threads spread over the
+ * banks. */
+template <typename T>
+__device__ __forceinline__ int var_pad(int r) {
+  constexpr int W = 128 / sizeof(T), V = 16 / sizeof(T);
+  return r + (r / W) * V;
+}
+
+} /* namespace tridi_cuda */
+
+#endif

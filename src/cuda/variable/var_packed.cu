@@ -1,0 +1,214 @@
+/* PACKED variable-size batches on the GPU: a batch of independent systems
+ * stored one after another is one long tridiagonal system whose couplings
+ * between neighbouring systems are zero.  The plan cuts it into tiles of
+ * whole systems of at most P M rows (src/cuda/variable/var_thomas_pcr.cu);
+ * one thread block solves a tile with the Thomas-PCR hybrid of the scalar
+ * kernels (src/cuda/scalar/chunk.cuh): P threads of M consecutive rows each,
+ * a chunk eliminated in registers, the 2P-row reduced system by PCR in
+ * shared memory.  a of a system's first row and c of its last row read as
+ * zero, so the systems decouple exactly and a chunk may span several of
+ * them.  The tile is one contiguous range of every operand: the loads and
+ * stores are coalesced whatever the lengths, and the work is proportional
+ * to the real unknowns (no padding, no sorting).
+ *
+ * Breakdown: a chunk whose inputs are not finite, whose x is not finite or
+ * that holds a system's first row with b = 0 marks the systems of its bad
+ * rows; those are re-checked with the reference Thomas recurrences on the
+ * (still intact) inputs before x is stored, as the scalar kernels do. */
+#include "var_kernels.cuh"
+
+#include <cub/block/block_scan.cuh>
+
+namespace tridi_cuda {
+
+constexpr int kVarThreads = 256;
+
+/* Shared memory of the packed kernel for M rows a thread (bytes). */
+template <typename T>
+__host__ __device__ constexpr size_t var_packed_buf_elems(int M) {
+  return (size_t)(kVarThreads * M + (kVarThreads * M) / (128 / sizeof(T)) * (16 / sizeof(T)));
+}
+
+template <typename T, int M>
+__global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
+  constexpr int P = kVarThreads;
+  constexpr int R = P * M;
+  using Scan = cub::BlockScan<int, P>;
+  __shared__ typename Scan::TempStorage scan_tmp;
+  __shared__ uint32_t badmap[R / 32];
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  const size_t LDS = var_packed_buf_elems<T>(M);
+  T *buf = (T *)smem_raw; /* [4][LDS]: a, b, c, d; x reuses a, bad rows reuse b */
+  T *rs = buf + 4 * LDS, *rp = rs + 2 * P, *rq = rp + 2 * P;
+  const int tid = threadIdx.x;
+
+  for (int64_t ti = blockIdx.x; ti < p.ntiles; ti += gridDim.x) {
+    const VarTile tile = p.tiles[ti];
+    const int nrows = tile.nrows;
+    /* 1. the tile's rows of a, b, c, d into shared memory, all in flight */
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      const T *src = (const T *)p.op[k] + tile.row0;
+      T *dst = buf + (size_t)k * LDS;
+      for (int e = tid; e < nrows; e += P) cp_async_elem(dst + var_pad<T>(e), src + e);
+    }
+    cp_async_commit();
+    for (int w = tid; w < R / 32; w += P) badmap[w] = 0;
+    /* first-row flags of rows t M .. t M + M (bit j: row t M + j) */
+    const int r0 = tid * M;
+    uint64_t fm = 0;
+    {
+      const int64_t gb = tile.row0 + r0;
+      const int64_t w = gb >> 5;
+      const int sh = (int)(gb & 31);
+      if (w < p.nwords) {
+        uint64_t v = p.first[w];
+        if (w + 1 < p.nwords) v |= (uint64_t)p.first[w + 1] << 32;
+        fm = v >> sh;
+      }
+    }
+    cp_async_wait_prev0();
+    __syncthreads();
+
+    /* row r0 + j is a system's first row / last row */
+    auto is_first = [&](int j) -> bool { return (fm >> j) & 1u; };
+    auto is_last = [&](int j) -> bool { return r0 + j + 1 >= nrows || ((fm >> (j + 1)) & 1u); };
+    auto ld = [&](int k, int j) -> T {
+      const int r = r0 + j;
+      if (r >= nrows) return identity_value<T>(k);
+      const T v = buf[(size_t)k * LDS + var_pad<T>(r)];
+      if (k == 0 && is_first(j)) return (T)0;
+      if (k == 2 && is_last(j)) return (T)0;
+      return v;
+    };
+
+    /* 2. chunk elimination (row0 = 1, n = INT64_MAX: ld masks by itself) */
+    ChunkState<T, M> cs;
+    chunk_eliminate<T, M, true>(ld, 1, INT64_MAX, cs);
+
+    /* 3. local number of the system of chunk row 0 (row 0 of the tile is a
+     * system's first row), from the first-row flags of the chunks before */
+    const uint32_t chunk_first = (uint32_t)(fm & ((1ull << M) - 1)) &
+                                 (r0 >= nrows ? 0u : (r0 + M <= nrows ? ~0u : (1u << (nrows - r0)) - 1u));
+    int sys_before = 0;
+    Scan(scan_tmp).ExclusiveSum(__popc(chunk_first), sys_before);
+    const int q0 = sys_before - 1 + (int)(chunk_first & 1u); /* system of row r0 */
+
+    /* 4. the reduced system */
+    pcr_reduced<T>(rs, rp, rq, 0, 1, 2 * tid, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
+    const T xF = cs.qF, xL = cs.qL;
+
+    /* 5. breakdown: bad rows of this chunk (bit j), their systems marked */
+    bool chunk_bad = !finite_(cs.nonfin);
+#pragma unroll
+    for (int j = 0; j < M; ++j) {
+      if (r0 + j >= nrows) break;
+      if (!finite_(chunk_x(cs, j, xF, xL))) chunk_bad = true;
+      if (is_first(j) && buf[LDS + var_pad<T>(r0 + j)] == (T)0) chunk_bad = true;
+    }
+    const int any_bad = __syncthreads_or(chunk_bad);
+    if (any_bad) {
+      uint32_t badbits = 0;
+      if (chunk_bad) {
+        int q = q0;
+#pragma unroll
+        for (int j = 0; j < M; ++j) {
+          const int r = r0 + j;
+          if (r >= nrows) break;
+          if (j > 0 && is_first(j)) ++q;
+          const T a = buf[var_pad<T>(r)], b = buf[LDS + var_pad<T>(r)], c = buf[2 * LDS + var_pad<T>(r)],
+                  d = buf[3 * LDS + var_pad<T>(r)];
+          if (!finite_(a * (T)0 + b * (T)0 + c * (T)0 + d * (T)0) || !finite_(chunk_x(cs, j, xF, xL)) ||
+              (is_first(j) && b == (T)0)) {
+            badbits |= 1u << j;
+            atomicOr(&badmap[q >> 5], 1u << (q & 31));
+          }
+        }
+      }
+      __syncthreads();
+      /* the first bad tile row of each bad system, in b's region (read above) */
+      int *badrow = (int *)(buf + LDS);
+      for (int q = tid; q < tile.nsys; q += P)
+        if ((badmap[q >> 5] >> (q & 31)) & 1u) badrow[q] = INT32_MAX;
+      __syncthreads();
+      if (badbits) {
+        int q = q0;
+        for (int j = 0; j < M; ++j) {
+          if (j > 0 && is_first(j)) ++q;
+          if ((badbits >> j) & 1u) atomicMin(&badrow[q], r0 + j);
+        }
+      }
+      __syncthreads();
+      /* the re-check, one thread a bad system, before x is written (in place) */
+      for (int q = tid; q < tile.nsys; q += P) {
+        if (!((badmap[q >> 5] >> (q & 31)) & 1u)) continue;
+        const int64_t s = tile.sys0 + q;
+        const int64_t first = p.off[s], n = p.off[s + 1] - first;
+        const int64_t hb = (int64_t)badrow[q] - (first - tile.row0); /* row in the system */
+        const int32_t code = var_seq_check<T>(p, first, 1, n, (int32_t)(-(hb + 1)));
+        if (p.info) p.info[s] = code;
+      }
+    }
+
+    /* 6. x into shared memory (a's region: every read of it is done), out */
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < M; ++j)
+      if (r0 + j < nrows) buf[var_pad<T>(r0 + j)] = chunk_x(cs, j, xF, xL);
+    /* info 0 of the good systems: the thread of each system's first row */
+    if (p.info) {
+      int q = q0;
+#pragma unroll
+      for (int j = 0; j < M; ++j) {
+        if (r0 + j >= nrows) break;
+        if (j > 0 && is_first(j)) ++q;
+        if (is_first(j) && !(any_bad && ((badmap[q >> 5] >> (q & 31)) & 1u))) p.info[tile.sys0 + q] = 0;
+      }
+    }
+    __syncthreads();
+    {
+      T *X = (T *)p.op[4] + tile.row0;
+      for (int e = tid; e < nrows; e += P) X[e] = buf[var_pad<T>(e)];
+    }
+    __syncthreads();
+  }
+}
+
+template <typename T, int M>
+size_t var_packed_smem() {
+  return (4 * var_packed_buf_elems<T>(M) + 6 * kVarThreads) * sizeof(T);
+}
+
+/* Plan time (the plan's device current): allow the kernel its shared memory. */
+template <typename T, int M>
+cudaError_t var_packed_prepare_t() {
+  return cudaFuncSetAttribute(var_packed_kernel<T, M>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                              (int)var_packed_smem<T, M>());
+}
+
+/* Launch over every tile of a PACKED batch (grid: persistent blocks). */
+template <typename T, int M>
+cudaError_t var_packed_launch_t(const VarParams &p, int blocks, cudaStream_t stream) {
+  var_packed_kernel<T, M><<<blocks, kVarThreads, var_packed_smem<T, M>(), stream>>>(p);
+  return cudaGetLastError();
+}
+
+/* The instantiations the row uses (var_thomas_pcr.cu): f32 M = 16, f64 M = 8
+ * (tiles of 4096 / 2048 rows, 64 KiB of operands either way). */
+int var_packed_rows(bool f32) { return kVarThreads * (f32 ? 16 : 8); }
+
+cudaError_t var_packed_prepare(bool f32, int *blocks_per_sm) {
+  cudaError_t e = f32 ? var_packed_prepare_t<float, 16>() : var_packed_prepare_t<double, 8>();
+  if (e != cudaSuccess) return e;
+  return f32 ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, var_packed_kernel<float, 16>,
+                                                             kVarThreads, var_packed_smem<float, 16>())
+             : cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, var_packed_kernel<double, 8>,
+                                                             kVarThreads, var_packed_smem<double, 8>());
+}
+
+cudaError_t var_packed_launch(bool f32, const VarParams &p, int blocks, cudaStream_t stream) {
+  return f32 ? var_packed_launch_t<float, 16>(p, blocks, stream)
+             : var_packed_launch_t<double, 8>(p, blocks, stream);
+}
+
+} /* namespace tridi_cuda */

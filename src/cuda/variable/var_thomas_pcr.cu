@@ -1,0 +1,244 @@
+/* The cuda_var_thomas_pcr row: variable-size batches on the GPU.
+ *  - PACKED: systems of at most R = P M rows are cut, in storage order, into
+ *    tiles of whole systems of at most R rows each (var_packed.cu: one block
+ *    a tile, cost proportional to the real unknowns);
+ *  - INTERLEAVED: blocks of G neighbouring systems, P threads each
+ *    (var_interleaved.cu), P from the longest system the kernel takes;
+ *  - longer systems (rare in the batches this kind is for: a few long
+ *    dendrites among many short ones) are solved one by one by scalar CUDA
+ *    plans of their own (the scalar row's kernels for long systems), on the
+ *    same stream, their workspaces carved from this plan's.
+ * Plan time uploads the tiles, the first-row flags and the offsets; execute
+ * only launches (asynchronous on the caller's stream, graph-capturable). */
+#include "../common/launch.h"
+#include "cuda_backend.h"
+#include "kinds/variable.h"
+#include "var_kernels.cuh"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+namespace tridi_cuda {
+int var_packed_rows(bool f32);
+cudaError_t var_packed_prepare(bool f32, int *blocks_per_sm);
+cudaError_t var_packed_launch(bool f32, const VarParams &p, int blocks, cudaStream_t stream);
+int var_inter_shape(bool f32, int64_t nmax, int *M, int *P);
+cudaError_t var_inter_launch(bool f32, const VarParams &p, int M, int P, cudaStream_t stream);
+} /* namespace tridi_cuda */
+
+using namespace tridi_cuda;
+
+namespace {
+
+/* A system solved by a scalar plan of its own. */
+struct LongSys {
+  int64_t sys, first;
+  tridi_plan plan;
+  size_t ws_off, ws_bytes;
+};
+
+struct VarPlan {
+  bool f32;
+  int64_t nshort;      /* systems the kernel solves */
+  VarParams kp;        /* device arrays below */
+  VarTile *tiles;      /* PACKED */
+  uint32_t *first;
+  int64_t *off;
+  int32_t *len;        /* INTERLEAVED */
+  int blocks;          /* PACKED: persistent blocks */
+  int M, P;            /* INTERLEAVED */
+  LongSys *longs;
+  int64_t nlong;
+};
+
+template <typename X>
+tridi_status upload(X **dev, const X *host, size_t count, const char *what) {
+  *dev = NULL;
+  cudaError_t e = cudaMalloc((void **)dev, (count ? count : 1) * sizeof(X));
+  if (e != cudaSuccess) {
+    *dev = NULL;
+    return cuda_error(e, "tridi_plan_create: cudaMalloc of %s", what);
+  }
+  if (count) e = cudaMemcpy(*dev, host, count * sizeof(X), cudaMemcpyHostToDevice);
+  if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaMemcpy of %s", what);
+  return TRIDI_SUCCESS;
+}
+
+void free_plan(VarPlan *vp, int device) {
+  if (!vp) return;
+  {
+    DeviceGuard guard(device);
+    cudaFree(vp->tiles);
+    cudaFree(vp->first);
+    cudaFree(vp->off);
+    cudaFree(vp->len);
+  }
+  for (int64_t i = 0; i < vp->nlong; ++i) tridi_plan_destroy(vp->longs[i].plan);
+  free(vp->longs);
+  free(vp);
+}
+
+/* A scalar CUDA plan for long system s (rows first + i * stride). */
+tridi_status long_plan(const struct tridi_plan_s *plan, int64_t n, int64_t stride, tridi_plan *out) {
+  tridi_desc d = NULL;
+  const int64_t shape[1] = {n}, st[1] = {stride};
+  tridi_status s = tridi_desc_create(&d, plan->dtype, 1, shape, 0);
+  if (!s) s = tridi_desc_set_all_strides(d, st);
+  tridi_options o;
+  tridi_options_init(&o);
+  o.backend = TRIDI_BACKEND_CUDA;
+  o.device = plan->device;
+  if (!s) s = tridi_plan_create(out, d, &o);
+  tridi_desc_destroy(d);
+  return s;
+}
+
+} /* namespace */
+
+extern "C" const char *tridi_cuda_var_applies(const struct tridi_plan_s *plan) {
+  (void)plan; /* every variable-size batch */
+  return NULL;
+}
+
+extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
+  const tridi_var_problem *v = tridi_var_of(plan);
+  DeviceGuard guard(plan->device);
+  if (guard.err != cudaSuccess) return cuda_error(guard.err, "tridi_plan_create: cudaSetDevice(%d)", plan->device);
+  VarPlan *vp = (VarPlan *)calloc(1, sizeof *vp);
+  if (!vp) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
+  plan->priv = vp;
+  vp->f32 = plan->dtype == TRIDI_F32;
+  const bool packed = v->layout == TRIDI_VAR_PACKED;
+  int64_t cap;
+  if (packed) {
+    cap = var_packed_rows(vp->f32);
+  } else {
+    int M = 0, P = 0;
+    cap = 0;
+    for (int64_t n = 256; n <= 8192; n *= 2) /* the longest the kernel takes */
+      if (var_inter_shape(vp->f32, n, &M, &P)) cap = n;
+    int64_t nmax_short = 0;
+    for (int64_t s = 0; s < v->nsys; ++s)
+      if (v->len[s] <= cap && v->len[s] > nmax_short) nmax_short = v->len[s];
+    var_inter_shape(vp->f32, nmax_short, &vp->M, &vp->P);
+  }
+  /* the long systems and their scalar plans */
+  for (int64_t s = 0; s < v->nsys; ++s) vp->nlong += v->len[s] > cap;
+  vp->nshort = v->nsys - vp->nlong;
+  if (vp->nlong) {
+    vp->longs = (LongSys *)calloc((size_t)vp->nlong, sizeof *vp->longs);
+    if (!vp->longs) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
+    int64_t k = 0;
+    size_t ws = 0;
+    for (int64_t s = 0; s < v->nsys; ++s) {
+      if (v->len[s] <= cap) continue;
+      LongSys *L = &vp->longs[k++];
+      int64_t stride;
+      L->sys = s;
+      tridi_var_system(v, s, &L->first, &stride);
+      tridi_status st = long_plan(plan, v->len[s], stride, &L->plan);
+      if (st) return st;
+      vp->nlong = k; /* destroyed on failure from here */
+      tridi_plan_workspace_size(L->plan, &L->ws_bytes);
+      L->ws_off = ws;
+      ws += (L->ws_bytes + 255) & ~(size_t)255;
+    }
+    plan->ws_bytes = ws;
+  }
+  /* the kernel's tables */
+  tridi_status st = TRIDI_SUCCESS;
+  VarParams &kp = vp->kp;
+  memset(&kp, 0, sizeof kp);
+  kp.nsys = v->nsys;
+  if (packed) {
+    VarTile *tiles = (VarTile *)malloc((size_t)(v->nsys > 0 ? v->nsys : 1) * sizeof *tiles);
+    const int64_t nwords = v->total / 32 + 2;
+    uint32_t *first = (uint32_t *)calloc((size_t)nwords, sizeof *first);
+    if (!tiles || !first) {
+      free(tiles);
+      free(first);
+      return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory for the tiles");
+    }
+    int64_t nt = 0;
+    for (int64_t s = 0; s < v->nsys; ++s) {
+      const int64_t n = v->len[s], o = v->off[s];
+      first[o >> 5] |= 1u << (o & 31);
+      if (n > cap) continue;
+      if (nt > 0 && tiles[nt - 1].sys0 + tiles[nt - 1].nsys == s && tiles[nt - 1].nrows + n <= cap) {
+        tiles[nt - 1].nrows += (int32_t)n;
+        tiles[nt - 1].nsys += 1;
+      } else {
+        tiles[nt].row0 = o;
+        tiles[nt].sys0 = s;
+        tiles[nt].nrows = (int32_t)n;
+        tiles[nt].nsys = 1;
+        ++nt;
+      }
+    }
+    st = upload(&vp->tiles, tiles, (size_t)nt, "the tiles");
+    if (!st) st = upload(&vp->first, first, (size_t)nwords, "the first-row flags");
+    if (!st) st = upload(&vp->off, v->off, (size_t)v->nsys + 1, "the offsets");
+    free(tiles);
+    free(first);
+    if (st) return st;
+    kp.tiles = vp->tiles;
+    kp.ntiles = nt;
+    kp.first = vp->first;
+    kp.nwords = nwords;
+    kp.off = vp->off;
+    int per_sm = 0, sms = 0;
+    cudaError_t e = var_packed_prepare(vp->f32, &per_sm);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device);
+    if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cuda_var_thomas_pcr");
+    const int64_t want = (int64_t)(per_sm > 0 ? per_sm : 1) * sms;
+    vp->blocks = (int)(nt < want ? nt : want);
+    snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_var_packed_thomas_pcr_%s_r%d%s",
+             vp->f32 ? "f32" : "f64", (int)cap, vp->nlong ? "+long" : "");
+  } else {
+    int32_t *len = (int32_t *)malloc((size_t)(v->nsys > 0 ? v->nsys : 1) * sizeof *len);
+    if (!len) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
+    for (int64_t s = 0; s < v->nsys; ++s) len[s] = v->len[s] <= cap ? (int32_t)v->len[s] : 0;
+    st = upload(&vp->len, len, (size_t)v->nsys, "the lengths");
+    free(len);
+    if (st) return st;
+    kp.len = vp->len;
+    kp.ld = v->ld;
+    snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_var_interleaved_thomas_pcr_%s_m%d_p%d%s",
+             vp->f32 ? "f32" : "f64", vp->M, vp->P, vp->nlong ? "+long" : "");
+  }
+  return TRIDI_SUCCESS;
+}
+
+extern "C" tridi_status tridi_cuda_var_execute(const struct tridi_plan_s *plan, const tridi_args *args) {
+  const VarPlan *vp = (const VarPlan *)plan->priv;
+  const tridi_var_problem *v = tridi_var_of(plan);
+  cudaStream_t stream = (cudaStream_t)args->stream;
+  VarParams kp = vp->kp;
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) kp.op[k] = args->op[k];
+  kp.info = args->info;
+  if (vp->nshort > 0) {
+    cudaError_t e;
+    if (v->layout == TRIDI_VAR_PACKED)
+      e = kp.ntiles > 0 ? var_packed_launch(vp->f32, kp, vp->blocks, stream) : cudaSuccess;
+    else
+      e = var_inter_launch(vp->f32, kp, vp->M, vp->P, stream);
+    if (e != cudaSuccess) return cuda_error(e, "tridi_execute: cuda_var_thomas_pcr launch");
+  }
+  for (int64_t i = 0; i < vp->nlong; ++i) {
+    const LongSys *L = &vp->longs[i];
+    const size_t bo = (size_t)L->first * plan->esize;
+    const void *op[TRIDI_NUM_OPERANDS];
+    for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) op[k] = (const char *)args->op[k] + bo;
+    const tridi_status st =
+        tridi_execute_ws(L->plan, op[0], op[1], op[2], op[3], (void *)op[4], args->info ? args->info + L->sys : NULL,
+                         args->stream, L->ws_bytes ? (char *)args->ws + L->ws_off : NULL, L->ws_bytes);
+    if (st) return st;
+  }
+  return TRIDI_SUCCESS;
+}
+
+extern "C" void tridi_cuda_var_destroy(struct tridi_plan_s *plan) {
+  free_plan((VarPlan *)plan->priv, plan->device);
+  plan->priv = NULL;
+}

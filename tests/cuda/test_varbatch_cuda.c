@@ -1,0 +1,204 @@
+/* Variable-size batches on the GPU (cuda_var_thomas_pcr): every length
+ * distribution, PACKED and INTERLEAVED, f32/f64, in place and not, against
+ * the reference per system (tt_problem_check on the device mirror:
+ * residual, closeness, info, padding and inputs untouched); systems longer
+ * than the kernels' tiles (the scalar plans of the long systems) mixed with
+ * short ones; breakdowns reported by their system; info = NULL; a CUDA-graph
+ * capture.  Exits 77 without a GPU. */
+#include "tt_dev.h"
+#include "tt_variable.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const tridi_var_layout k_layouts[2] = {TRIDI_VAR_PACKED, TRIDI_VAR_INTERLEAVED};
+
+static tridi_options cuda_opts(void) {
+  tridi_options o;
+  tridi_options_init(&o);
+  o.backend = TRIDI_BACKEND_CUDA;
+  return o;
+}
+
+/* Solve P on the GPU; with_info = 0 passes info = NULL.  Returns failures. */
+static long run_gpu(tt_problem *P, int with_info, const char *what) {
+  char lay[300], where[600];
+  snprintf(where, sizeof where, "[%s] %s", tt_problem_str(P, lay, sizeof lay), what);
+  const tridi_options o = cuda_opts();
+  tridi_plan plan = NULL;
+  if (!tt_expect_status(tt_problem_plan(P, &o, &plan), TRIDI_SUCCESS, where)) return 1;
+  tridi_plan_info pi;
+  memset(&pi, 0, sizeof pi);
+  pi.struct_size = sizeof pi;
+  tridi_plan_get_info(plan, &pi);
+  snprintf(where + strlen(where), sizeof where - strlen(where), " kernel %s", pi.kernel);
+  if (tt_verbose()) fprintf(stderr, "%s\n", where);
+  dev_problem D;
+  dev_upload(P, &D);
+  tt_info I;
+  tt_info_alloc(&I, P->nsys);
+  const tridi_status st = tridi_execute(plan, dev_ptr(P, &D, TT_A), dev_ptr(P, &D, TT_B),
+                                        dev_ptr(P, &D, TT_C), dev_ptr(P, &D, TT_D), dev_ptr(P, &D, TT_X),
+                                        with_info ? dev_info(&D) : NULL, NULL);
+  tt_expect_status(st, TRIDI_SUCCESS, where);
+  CUDA_OK(cudaDeviceSynchronize());
+  dev_download(P, &D, with_info ? &I : NULL);
+  const long f = tt_problem_check(P, where, with_info ? I.info : NULL);
+  tt_info_free(&I);
+  dev_free(&D);
+  tridi_plan_destroy(plan);
+  return f;
+}
+
+static void gpu_distributions(void **state) {
+  (void)state;
+  SKIP_WITHOUT_GPU();
+  static const int64_t Ls[] = {6, 64, 400};
+  uint64_t k = 0;
+  for (int t = 0; t < 2; ++t)
+    for (int li = 0; li < 2; ++li)
+      for (int d = 0; d < TT_VAR_NDIST; ++d)
+        for (size_t l = 0; l < sizeof Ls / sizeof Ls[0]; ++l)
+          for (int inplace = 0; inplace < 2; ++inplace) {
+            tt_rng r;
+            tt_rng_init(&r, tt_case_seed("gpu_var_dist", k));
+            const int64_t L = Ls[l];
+            const int64_t B = 300 + tt_rng_int(&r, 0, 300);
+            int64_t *len = malloc((size_t)B * sizeof *len);
+            assert_non_null(len);
+            tt_var_lengths(len, B, (tt_var_dist)d, L, &r);
+            tt_problem P;
+            const int rc = tt_var_problem_init(&P, t ? TRIDI_F64 : TRIDI_F32, k_layouts[li], B, len,
+                                               tt_rng_int(&r, 0, 40), tt_rng_int(&r, 0, 3), inplace,
+                                               tt_case_seed("gpu_var_dist_p", k++));
+            free(len);
+            if (rc) continue;
+            run_gpu(&P, 1, tt_var_dist_name((tt_var_dist)d));
+            tt_problem_free(&P);
+          }
+  tt_assert_no_failures();
+}
+
+/* Systems longer than the kernels take (tiles of 4096 f32 / 2048 f64 rows
+ * PACKED, 1024-2048 rows INTERLEAVED) among short ones, and lengths 1..3. */
+static void gpu_long(void **state) {
+  (void)state;
+  SKIP_WITHOUT_GPU();
+  uint64_t k = 0;
+  for (int t = 0; t < 2; ++t)
+    for (int li = 0; li < 2; ++li) {
+      int64_t len[40];
+      tt_rng r;
+      tt_rng_init(&r, tt_case_seed("gpu_var_long", k));
+      for (int s = 0; s < 40; ++s) len[s] = tt_rng_int(&r, 1, 3);
+      len[5] = 5000;
+      len[17] = 9000;
+      len[18] = 2049;
+      len[30] = 4096;
+      len[39] = 4097;
+      for (int inplace = 0; inplace < 2; ++inplace) {
+        tt_problem P;
+        if (tt_var_problem_init(&P, t ? TRIDI_F64 : TRIDI_F32, k_layouts[li], 40, len, 3, 1, inplace,
+                                tt_case_seed("gpu_var_long_p", k++)))
+          continue;
+        run_gpu(&P, 1, "long systems");
+        run_gpu(&P, 0, "long systems, info NULL");
+        tt_problem_free(&P);
+      }
+    }
+  tt_assert_no_failures();
+}
+
+static void gpu_breakdown(void **state) {
+  (void)state;
+  SKIP_WITHOUT_GPU();
+  uint64_t k = 0;
+  for (int t = 0; t < 2; ++t)
+    for (int li = 0; li < 2; ++li)
+      for (int inplace = 0; inplace < 2; ++inplace) {
+        tt_rng r;
+        tt_rng_init(&r, tt_case_seed("gpu_var_bd", k));
+        int64_t len[300];
+        tt_var_lengths(len, 300, TT_VAR_UNIFORM, 40, &r);
+        len[3] = 1;
+        len[250] = 6000; /* a long one, through its scalar plan */
+        tt_problem P;
+        if (tt_var_problem_init(&P, t ? TRIDI_F64 : TRIDI_F32, k_layouts[li], 300, len, 5, 0, inplace,
+                                tt_case_seed("gpu_var_bd_p", k++)))
+          continue;
+        tt_problem_zero_pivot(&P, 3, 0);        /* b_0 = 0 at n = 1 */
+        tt_problem_nonfinite(&P, 10, TT_D, len[10] - 1, NAN);
+        tt_problem_nonfinite(&P, 11, TT_B, 0, INFINITY);
+        tt_problem_zero_pivot(&P, 100, 0);
+        tt_problem_nonfinite(&P, 250, TT_A, 4000, NAN);
+        tt_problem_oracle(&P);
+        run_gpu(&P, 1, "breakdown");
+        tt_problem_free(&P);
+      }
+  tt_assert_no_failures();
+}
+
+/* One execute captured into a CUDA graph and replayed twice. */
+static void gpu_graph(void **state) {
+  (void)state;
+  SKIP_WITHOUT_GPU();
+  for (int li = 0; li < 2; ++li) {
+    tt_rng r;
+    tt_rng_init(&r, tt_case_seed("gpu_var_graph", (uint64_t)li));
+    int64_t len[500];
+    tt_var_lengths(len, 500, TT_VAR_BIMODAL, 100, &r);
+    len[7] = 5000;
+    tt_problem P;
+    if (tt_var_problem_init(&P, TRIDI_F32, k_layouts[li], 500, len, 0, 0, 0, tt_case_seed("gpu_var_graph_p", (uint64_t)li)))
+      continue;
+    const tridi_options o = cuda_opts();
+    tridi_plan plan;
+    if (!tt_expect_status(tt_problem_plan(&P, &o, &plan), TRIDI_SUCCESS, "graph plan")) continue;
+    dev_problem D;
+    dev_upload(&P, &D);
+    cudaStream_t st;
+    CUDA_OK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    cudaGraph_t g;
+    cudaGraphExec_t ge;
+    CUDA_OK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
+    tt_expect_status(tridi_execute(plan, dev_ptr(&P, &D, TT_A), dev_ptr(&P, &D, TT_B), dev_ptr(&P, &D, TT_C),
+                                   dev_ptr(&P, &D, TT_D), dev_ptr(&P, &D, TT_X), dev_info(&D), st),
+                     TRIDI_SUCCESS, "captured execute");
+    CUDA_OK(cudaStreamEndCapture(st, &g));
+    CUDA_OK(cudaGraphInstantiate(&ge, g, 0));
+    CUDA_OK(cudaGraphLaunch(ge, st));
+    CUDA_OK(cudaGraphLaunch(ge, st));
+    CUDA_OK(cudaStreamSynchronize(st));
+    tt_info I;
+    tt_info_alloc(&I, P.nsys);
+    dev_download(&P, &D, &I);
+    tt_problem_check(&P, li ? "graph interleaved" : "graph packed", I.info);
+    tt_info_free(&I);
+    CUDA_OK(cudaGraphExecDestroy(ge));
+    CUDA_OK(cudaGraphDestroy(g));
+    CUDA_OK(cudaStreamDestroy(st));
+    dev_free(&D);
+    tridi_plan_destroy(plan);
+    tt_problem_free(&P);
+  }
+  tt_assert_no_failures();
+}
+
+int main(int argc, char **argv) {
+  tt_dev_detect();
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(gpu_distributions),
+      cmocka_unit_test(gpu_long),
+      cmocka_unit_test(gpu_breakdown),
+      cmocka_unit_test(gpu_graph),
+  };
+  const int rc = TT_RUN_GROUP(tests, argc, argv);
+  if (!g_have_gpu) {
+    fprintf(stderr, "test_varbatch_cuda: all tests skipped: %s\n", g_skip_reason);
+    return 77;
+  }
+  return rc;
+}
