@@ -216,6 +216,17 @@ static void test_overlap_and_empty(void **state) {
   EXPECT(tridi_execute(plan, ab, bb, cb, db, ab + 3, NULL, NULL), TRIDI_SUCCESS, NULL);
   EXPECT(tridi_execute(plan, ab, bb, cb, db, ab + 2, NULL, NULL), TRIDI_ERR_OVERLAP, "x overlaps a");
   tridi_plan_destroy(plan);
+  /* x right after a's highest described element (system 0, the longest,
+   * ends at (5 - 1) * 5 + 0 = 20; the last system at (4 - 1) * 5 + 2 = 17) */
+  const int64_t len2[3] = {5, 2, 4};
+  EXPECT(tridi_desc_create_variable(&d, TRIDI_F64, 3, len2, TRIDI_VAR_INTERLEAVED, 5, 5), TRIDI_SUCCESS, NULL);
+  EXPECT(tridi_plan_create(&plan, d, NULL), TRIDI_SUCCESS, NULL);
+  tridi_desc_destroy(d);
+  double arr[21 + 21];
+  for (int i = 0; i < 42; ++i) arr[i] = 0.5;
+  EXPECT(tridi_execute(plan, arr, bb, cb, db, arr + 21, NULL, NULL), TRIDI_SUCCESS, NULL);
+  EXPECT(tridi_execute(plan, arr, bb, cb, db, arr + 20, NULL, NULL), TRIDI_ERR_OVERLAP, "x overlaps a");
+  tridi_plan_destroy(plan);
   /* the empty batch: plans, executes, touches nothing */
   EXPECT(tridi_desc_create_variable(&d, TRIDI_F32, 0, NULL, TRIDI_VAR_PACKED, 0, 0), TRIDI_SUCCESS, NULL);
   EXPECT(tridi_plan_create(&plan, d, NULL), TRIDI_SUCCESS, NULL);

@@ -43,7 +43,15 @@ static tridi_status var_normalise(const struct tridi_desc_s *d, struct tridi_pla
     if (n > v->nmax) v->nmax = n;
   }
   v->total = v->off[B];
-  v->span = v->layout == TRIDI_VAR_PACKED ? v->total : (B > 0 ? (v->nmax - 1) * v->ld + B : 0);
+  /* one past the highest described element (overlap checks) */
+  v->span = v->total;
+  if (v->layout == TRIDI_VAR_INTERLEAVED) {
+    v->span = 0;
+    for (int64_t s = 0; s < B; ++s) {
+      const int64_t end = (v->len[s] - 1) * v->ld + s + 1;
+      if (end > v->span) v->span = end;
+    }
+  }
   if (v->span > INT64_MAX / (int64_t)plan->esize)
     return tridi_set_error(TRIDI_ERR_INVALID_SHAPE,
                            "tridi_plan_create: %lld elements per operand overflow a byte offset",

@@ -15,8 +15,8 @@ typedef struct tridi_var_problem {
   int64_t nmin, nmax; /* shortest and longest system (0 when B = 0) */
   int64_t *len;       /* B lengths */
   int64_t *off;       /* B + 1 prefix sums of the lengths: off[s] = n_0 + ... + n_{s-1} */
-  int64_t span;       /* elements of each operand that hold described elements:
-                         PACKED total; INTERLEAVED (nmax - 1) * ld + B */
+  int64_t span;       /* one past the highest described element of each operand:
+                         PACKED total; INTERLEAVED max over s of (n_s - 1) ld + s + 1 */
 } tridi_var_problem;
 
 static inline const tridi_var_problem *tridi_var_of(const struct tridi_plan_s *plan) {

@@ -116,8 +116,8 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
           const int r = r0 + j;
           if (r >= nrows) break;
           if (j > 0 && is_first(j)) ++q;
-          const T a = buf[var_pad<T>(r)], b = buf[LDS + var_pad<T>(r)], c = buf[2 * LDS + var_pad<T>(r)],
-                  d = buf[3 * LDS + var_pad<T>(r)];
+          /* the values the solve used: a of a first row and c of a last row are ignored */
+          const T a = ld(0, j), b = ld(1, j), c = ld(2, j), d = ld(3, j);
           if (!finite_(a * (T)0 + b * (T)0 + c * (T)0 + d * (T)0) || !finite_(chunk_x(cs, j, xF, xL)) ||
               (is_first(j) && b == (T)0)) {
             badbits |= 1u << j;
