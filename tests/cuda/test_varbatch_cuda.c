@@ -36,6 +36,7 @@ static long run_gpu(tt_problem *P, int with_info, const char *what) {
   tridi_plan_get_info(plan, &pi);
   snprintf(where + strlen(where), sizeof where - strlen(where), " kernel %s", pi.kernel);
   if (tt_verbose()) fprintf(stderr, "%s\n", where);
+  tt_problem_reset(P); /* an in-place solve before this one overwrote d */
   dev_problem D;
   dev_upload(P, &D);
   tt_info I;

@@ -11,10 +11,10 @@
  * stores are coalesced whatever the lengths, and the work is proportional
  * to the real unknowns (no padding, no sorting).
  *
- * Breakdown: a chunk whose inputs are not finite, whose x is not finite or
- * that holds a system's first row with b = 0 marks the systems of its bad
- * rows; those are re-checked with the reference Thomas recurrences on the
- * (still intact) inputs before x is stored, as the scalar kernels do. */
+ * Breakdown: a tile with a chunk whose inputs or x are not finite, or that
+ * holds a system's first row with b = 0, is solved again by the reference
+ * recurrences, one thread a system, in shared memory: those systems get the
+ * reference's x and info codes (step 5 of the kernel). */
 #include "var_kernels.cuh"
 
 #include <cub/block/block_scan.cuh>
@@ -29,13 +29,47 @@ __host__ __device__ constexpr size_t var_packed_buf_elems(int M) {
   return (size_t)(kVarThreads * M + (kVarThreads * M) / (128 / sizeof(T)) * (16 / sizeof(T)));
 }
 
+/* The reference Thomas (src/ref/ref_thomas.c: same operations, same checks,
+ * same info codes) on the system at tile rows r .. r + n - 1 of the shared
+ * tile buf ([4][LDS]: a, b, c, d): c' and d' overwrite the system's own rows
+ * of c and d, x goes to its rows of a.  Returns the info code. */
+template <typename T>
+__device__ int32_t var_smem_thomas(T *buf, size_t LDS, int r, int n) {
+  T *A = buf, *B = buf + LDS, *C = buf + 2 * LDS, *D = buf + 3 * LDS;
+  T cp = 0, dp = 0;
+  for (int i = 0; i < n; ++i) {
+    const int e = var_pad<T>(r + i);
+    const T ai = i > 0 ? A[e] : (T)0;
+    const T bi = B[e];
+    const T ci = i < n - 1 ? C[e] : (T)0;
+    const T di = D[e];
+    if (!finite_(ai) || !finite_(bi) || !finite_(ci) || !finite_(di)) return -(i + 1);
+    const T m = bi - ai * cp;
+    if (m == (T)0) return i + 1;
+    const T rr = (T)1 / m;
+    cp = ci * rr;
+    dp = (di - ai * dp) * rr;
+    if (!finite_(cp) || !finite_(dp) || !finite_(rr)) return -(i + 1);
+    C[e] = cp;
+    D[e] = dp;
+  }
+  T xn = D[var_pad<T>(r + n - 1)];
+  A[var_pad<T>(r + n - 1)] = xn;
+  for (int i = n - 2; i >= 0; --i) {
+    const int e = var_pad<T>(r + i);
+    xn = D[e] - C[e] * xn;
+    if (!finite_(xn)) return -(i + 1);
+    A[e] = xn;
+  }
+  return 0;
+}
+
 template <typename T, int M>
 __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
   constexpr int P = kVarThreads;
   constexpr int R = P * M;
   using Scan = cub::BlockScan<int, P>;
   __shared__ typename Scan::TempStorage scan_tmp;
-  __shared__ uint32_t badmap[R / 32];
   extern __shared__ __align__(16) unsigned char smem_raw[];
   const size_t LDS = var_packed_buf_elems<T>(M);
   T *buf = (T *)smem_raw; /* [4][LDS]: a, b, c, d; x reuses a, bad rows reuse b */
@@ -53,7 +87,6 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
       for (int e = tid; e < nrows; e += P) cp_async_elem(dst + var_pad<T>(e), src + e);
     }
     cp_async_commit();
-    for (int w = tid; w < R / 32; w += P) badmap[w] = 0;
     /* first-row flags of rows t M .. t M + M (bit j: row t M + j) */
     const int r0 = tid * M;
     uint64_t fm = 0;
@@ -98,7 +131,14 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
     pcr_reduced<T>(rs, rp, rq, 0, 1, 2 * tid, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
     const T xF = cs.qF, xL = cs.qL;
 
-    /* 5. breakdown: bad rows of this chunk (bit j), their systems marked */
+    /* 5. breakdown.  The systems of a tile share its reduced system, and
+     * 0 * NaN is NaN: one system's NaN/Inf (an input, or a zero pivot) would
+     * reach its neighbours through the zero couplings.  So a tile with any
+     * chunk that is not clean is solved again, one thread a system, by the
+     * reference recurrences in shared memory (its own rows of c and d take
+     * c' and d', x goes to a's rows): every system of it then has the
+     * reference's x and info code.  Rare by nature; the clean tiles keep
+     * the hybrid. */
     bool chunk_bad = !finite_(cs.nonfin);
 #pragma unroll
     for (int j = 0; j < M; ++j) {
@@ -108,61 +148,26 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
     }
     const int any_bad = __syncthreads_or(chunk_bad);
     if (any_bad) {
-      uint32_t badbits = 0;
-      if (chunk_bad) {
-        int q = q0;
-#pragma unroll
-        for (int j = 0; j < M; ++j) {
-          const int r = r0 + j;
-          if (r >= nrows) break;
-          if (j > 0 && is_first(j)) ++q;
-          /* the values the solve used: a of a first row and c of a last row are ignored */
-          const T a = ld(0, j), b = ld(1, j), c = ld(2, j), d = ld(3, j);
-          if (!finite_(a * (T)0 + b * (T)0 + c * (T)0 + d * (T)0) || !finite_(chunk_x(cs, j, xF, xL)) ||
-              (is_first(j) && b == (T)0)) {
-            badbits |= 1u << j;
-            atomicOr(&badmap[q >> 5], 1u << (q & 31));
-          }
-        }
-      }
-      __syncthreads();
-      /* the first bad tile row of each bad system, in b's region (read above) */
-      int *badrow = (int *)(buf + LDS);
-      for (int q = tid; q < tile.nsys; q += P)
-        if ((badmap[q >> 5] >> (q & 31)) & 1u) badrow[q] = INT32_MAX;
-      __syncthreads();
-      if (badbits) {
-        int q = q0;
-        for (int j = 0; j < M; ++j) {
-          if (j > 0 && is_first(j)) ++q;
-          if ((badbits >> j) & 1u) atomicMin(&badrow[q], r0 + j);
-        }
-      }
-      __syncthreads();
-      /* the re-check, one thread a bad system, before x is written (in place) */
       for (int q = tid; q < tile.nsys; q += P) {
-        if (!((badmap[q >> 5] >> (q & 31)) & 1u)) continue;
         const int64_t s = tile.sys0 + q;
-        const int64_t first = p.off[s], n = p.off[s + 1] - first;
-        const int64_t hb = (int64_t)badrow[q] - (first - tile.row0); /* row in the system */
-        const int32_t code = var_seq_check<T>(p, first, 1, n, (int32_t)(-(hb + 1)));
+        const int r = (int)(p.off[s] - tile.row0), n = (int)(p.off[s + 1] - p.off[s]);
+        const int32_t code = var_smem_thomas<T>(buf, LDS, r, n);
         if (p.info) p.info[s] = code;
       }
-    }
-
-    /* 6. x into shared memory (a's region: every read of it is done), out */
-    __syncthreads();
+    } else {
+      /* 6. x into shared memory (a's region: every read of it is done);
+       * info 0: the thread of each system's first row */
 #pragma unroll
-    for (int j = 0; j < M; ++j)
-      if (r0 + j < nrows) buf[var_pad<T>(r0 + j)] = chunk_x(cs, j, xF, xL);
-    /* info 0 of the good systems: the thread of each system's first row */
-    if (p.info) {
-      int q = q0;
+      for (int j = 0; j < M; ++j)
+        if (r0 + j < nrows) buf[var_pad<T>(r0 + j)] = chunk_x(cs, j, xF, xL);
+      if (p.info) {
+        int q = q0;
 #pragma unroll
-      for (int j = 0; j < M; ++j) {
-        if (r0 + j >= nrows) break;
-        if (j > 0 && is_first(j)) ++q;
-        if (is_first(j) && !(any_bad && ((badmap[q >> 5] >> (q & 31)) & 1u))) p.info[tile.sys0 + q] = 0;
+        for (int j = 0; j < M; ++j) {
+          if (r0 + j >= nrows) break;
+          if (j > 0 && is_first(j)) ++q;
+          if (is_first(j)) p.info[tile.sys0 + q] = 0;
+        }
       }
     }
     __syncthreads();
