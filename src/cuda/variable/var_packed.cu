@@ -67,7 +67,6 @@ __device__ int32_t var_smem_thomas(T *buf, size_t LDS, int r, int n) {
 template <typename T, int M>
 __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
   constexpr int P = kVarThreads;
-  constexpr int R = P * M;
   using Scan = cub::BlockScan<int, P>;
   __shared__ typename Scan::TempStorage scan_tmp;
   extern __shared__ __align__(16) unsigned char smem_raw[];
