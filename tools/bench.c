@@ -32,9 +32,11 @@ static void usage(FILE *f) {
           "\n"
           "  --backend LIST    cpu, cuda or all (default: cpu, plus cuda when available)\n"
           "  --dtype LIST      f32,f64 (default both)\n"
-          "  --n LIST          lengths (default 32,33,64,100,128,...,1000,1024,...,\n"
-          "                    10000,16384; --quick: 32,33,100,256,1000,2048,10000,16384)\n"
-          "  --layout LIST     layouts of the problem kind (default all; below)\n"
+          "  --n LIST          the kind's length parameter (default: the kind's list;\n"
+          "                    scalar 32,33,64,100,128,...,1000,1024,...,10000,16384,\n"
+          "                    --quick: 32,33,100,256,1000,2048,10000,16384)\n"
+          "  --layout LIST     layouts of the problem kind (default all; below); where\n"
+          "                    they are named part/part, a part selects all it is in\n"
           "  --alg LIST        algorithms run on every case, e.g. auto,thomas,cr,pcr,rd,\n"
           "                    cr_pcr,cr_rd (default auto); after each case the fastest\n"
           "                    and auto's share of it are printed (docs/algorithms.md)\n"
@@ -133,16 +135,41 @@ static int parse_backends(bench_config *cfg, char *arg) {
   return 1;
 }
 
+/* 1 when the --layout item `item` selects the kind's layout `name`: the
+ * same name, or one part of a name made of parts joined by '/' (a kind whose
+ * cases are storage/distribution, e.g. "packed/uniform", is selected by
+ * "packed" -- every distribution -- or by "uniform" -- every storage). */
+static int layout_selects(const char *item, const char *name) {
+  if (strcmp(item, name) == 0) return 1;
+  const size_t k = strlen(item);
+  for (const char *p = name; *p != '\0';) {
+    const size_t part = strcspn(p, "/");
+    if (part == k && strncmp(p, item, k) == 0) return 1;
+    p += part;
+    if (*p == '/') ++p;
+  }
+  return 0;
+}
+
 static int parse_layouts(bench_config *cfg, char *arg) {
   char *items[BENCH_MAX_LAYOUTS];
   int k;
   if (!split_opt("layout", arg, items, BENCH_MAX_LAYOUTS, &k)) return 0;
   cfg->nlayouts = 0;
   for (int i = 0; i < k; ++i) {
-    const char *found = NULL;
-    for (int j = 0; cfg->kind->layouts[j] != NULL; ++j)
-      if (strcmp(items[i], cfg->kind->layouts[j]) == 0) found = cfg->kind->layouts[j];
-    if (found == NULL) {
+    int found = 0;
+    for (int j = 0; cfg->kind->layouts[j] != NULL; ++j) {
+      if (!layout_selects(items[i], cfg->kind->layouts[j])) continue;
+      int dup = 0;
+      for (int q = 0; q < cfg->nlayouts; ++q) dup |= cfg->layouts[q] == cfg->kind->layouts[j];
+      if (!dup && cfg->nlayouts == BENCH_MAX_LAYOUTS) {
+        fprintf(stderr, "tridi bench: --layout: more than %d layouts\n", BENCH_MAX_LAYOUTS);
+        return 0;
+      }
+      if (!dup) cfg->layouts[cfg->nlayouts++] = cfg->kind->layouts[j];
+      found = 1;
+    }
+    if (!found) {
       fprintf(stderr, "tridi bench: unknown layout '%s' for --problem %s (", items[i],
               cfg->kind->name);
       for (int j = 0; cfg->kind->layouts[j] != NULL; ++j)
@@ -150,7 +177,6 @@ static int parse_layouts(bench_config *cfg, char *arg) {
       fprintf(stderr, ")\n");
       return 0;
     }
-    cfg->layouts[cfg->nlayouts++] = found;
   }
   return 1;
 }
@@ -330,13 +356,18 @@ static int parse_args(int argc, char **argv, bench_config *cfg) {
   }
   if (!have_n) {
     /* powers of two, and the odd, small and not-power-of-two lengths users
-     * have (33, 100, 1000, 10000) */
+     * have (33, 100, 1000, 10000); a kind whose length parameter means
+     * something else gives its own lists */
     static const int64_t full[] = {32, 33, 64, 100, 128, 256, 512, 1000, 1024, 2048, 4096, 8192,
-                                   10000, 16384};
-    static const int64_t q[] = {32, 33, 100, 256, 1000, 2048, 10000, 16384};
-    const int64_t *src = quick ? q : full;
-    cfg->nns = quick ? (int)(sizeof q / sizeof q[0]) : (int)(sizeof full / sizeof full[0]);
-    for (int i = 0; i < cfg->nns; ++i) cfg->ns[i] = src[i];
+                                   10000, 16384, 0};
+    static const int64_t q[] = {32, 33, 100, 256, 1000, 2048, 10000, 16384, 0};
+    const int64_t *kn = quick ? cfg->kind->quick_n : cfg->kind->default_n;
+    const int64_t *src = kn != NULL ? kn : quick ? q : full;
+    cfg->nns = 0;
+    while (src[cfg->nns] != 0 && cfg->nns < BENCH_MAX_LIST) {
+      cfg->ns[cfg->nns] = src[cfg->nns];
+      ++cfg->nns;
+    }
   }
   if (backend_arg != NULL) {
     if (!parse_backends(cfg, backend_arg)) return 0;

@@ -1,8 +1,9 @@
 /* `tridi bench`: the interfaces between the kind-generic driver
  * (tools/bench.c: options; tools/bench_run.c: the sweep, checks, output),
  * the problem kinds (tools/bench_kinds.c: the kind table; tools/bench_scalar.c:
- * the scalar kind) and the backend runners (tools/bench_cpu.c,
- * tools/bench_cuda.cu).  docs/benchmarks.md describes the command.
+ * the scalar kind; tools/bench_variable.c: the variable-size kind) and the
+ * backend runners (tools/bench_cpu.c, tools/bench_cuda.cu).  docs/benchmarks.md
+ * describes the command.
  *
  * One case, whatever its kind:
  *
@@ -143,6 +144,10 @@ struct bench_kind {
   const char *name;              /**< --problem value, CSV `problem` */
   const char *const *layouts;    /**< NULL-terminated: --layout values; the default is all */
   const char *help;              /**< --help text describing the layouts */
+  /** 0-terminated default --n lists of the kind's length parameter (plain
+   *  run, --quick); NULL: the driver's (the scalar lengths). */
+  const int64_t *default_n;
+  const int64_t *quick_n;
   double words_per_unknown;      /**< the traffic model, copied into each case
                                       (make_case may refine it, e.g. for blocks) */
   /** The case `layout` of dtype dt and length parameter n whose systems take
@@ -192,6 +197,7 @@ typedef struct bench_runner {
 extern const bench_kind *const bench_kinds[];
 const bench_kind *bench_find_kind(const char *name);
 extern const bench_kind bench_kind_scalar;
+extern const bench_kind bench_kind_variable;
 
 extern const bench_runner bench_runner_cpu;
 #ifdef TRIDI_HAVE_CUDA

@@ -7,6 +7,7 @@
 
 const bench_kind *const bench_kinds[] = {
     &bench_kind_scalar,
+    &bench_kind_variable,
     NULL,
 };
 
