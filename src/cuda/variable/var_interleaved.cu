@@ -25,7 +25,11 @@ __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p
   const int64_t row0 = (int64_t)c * M;
   const int64_t ld = p.ld;
   if (c == 0) badrow[g] = -1;
-  auto ldv = [&](int k, int j) -> T { return ((const T *)p.op[k])[(row0 + j) * ld + s]; };
+  /* a, b, c through the read-only path; d may be x (in place) */
+  auto ldv = [&](int k, int j) -> T {
+    const T *src = (const T *)p.op[k] + (row0 + j) * ld + s;
+    return k < 3 ? __ldg(src) : *src;
+  };
 
   ChunkState<T, M> cs;
   if (row0 + M <= n)

@@ -34,6 +34,16 @@ struct VarParams {
   int64_t ld;
 };
 
+/* The long systems of a batch (var_long.cu), sorted by length: system
+ * sys[t], rows first[t] + i * stride, n[t] rows, c' scratch at ws +
+ * ws_off[t] elements.  Device arrays of count entries. */
+struct VarLong {
+  const int64_t *sys, *first, *n, *ws_off;
+  int64_t count;
+  int64_t stride;
+  void *ws;
+};
+
 /* The reference Thomas checks on one strided system in device memory: the
  * info code of the first breakdown of the forward sweep, or `clean` when the
  * sweep is clean (the hybrid's own pivots broke down, or x overflowed). */

@@ -4,10 +4,10 @@
  *    a tile, cost proportional to the real unknowns);
  *  - INTERLEAVED: blocks of G neighbouring systems, P threads each
  *    (var_interleaved.cu), P from the longest system the kernel takes;
- *  - longer systems (rare in the batches this kind is for: a few long
- *    dendrites among many short ones) are solved one by one by scalar CUDA
- *    plans of their own (the scalar row's kernels for long systems), on the
- *    same stream, their workspaces carved from this plan's.
+ *  - longer systems (the tail of the batches this kind is for: a few long
+ *    dendrites among many short ones) by the reference recurrences, one
+ *    thread a system, all in one launch (var_long.cu), c' in the plan's
+ *    workspace.
  * Plan time uploads the tiles, the first-row flags and the offsets; execute
  * only launches (asynchronous on the caller's stream, graph-capturable). */
 #include "../common/launch.h"
@@ -25,18 +25,12 @@ cudaError_t var_packed_prepare(bool f32, int *blocks_per_sm);
 cudaError_t var_packed_launch(bool f32, const VarParams &p, int blocks, cudaStream_t stream);
 int var_inter_shape(bool f32, int64_t nmax, int *M, int *P);
 cudaError_t var_inter_launch(bool f32, const VarParams &p, int M, int P, cudaStream_t stream);
+cudaError_t var_long_launch(bool f32, const VarParams &p, const VarLong &lg, cudaStream_t stream);
 } /* namespace tridi_cuda */
 
 using namespace tridi_cuda;
 
 namespace {
-
-/* A system solved by a scalar plan of its own. */
-struct LongSys {
-  int64_t sys, first;
-  tridi_plan plan;
-  size_t ws_off, ws_bytes;
-};
 
 struct VarPlan {
   bool f32;
@@ -48,8 +42,8 @@ struct VarPlan {
   int32_t *len;        /* INTERLEAVED */
   int blocks;          /* PACKED: persistent blocks */
   int M, P;            /* INTERLEAVED */
-  LongSys *longs;
-  int64_t nlong;
+  VarLong lg;          /* the long systems (device arrays below) */
+  int64_t *lg_mem;     /* sys, first, n, ws_off: 4 x nlong */
 };
 
 template <typename X>
@@ -73,25 +67,16 @@ void free_plan(VarPlan *vp, int device) {
     cudaFree(vp->first);
     cudaFree(vp->off);
     cudaFree(vp->len);
+    cudaFree(vp->lg_mem);
   }
-  for (int64_t i = 0; i < vp->nlong; ++i) tridi_plan_destroy(vp->longs[i].plan);
-  free(vp->longs);
   free(vp);
 }
 
-/* A scalar CUDA plan for long system s (rows first + i * stride). */
-tridi_status long_plan(const struct tridi_plan_s *plan, int64_t n, int64_t stride, tridi_plan *out) {
-  tridi_desc d = NULL;
-  const int64_t shape[1] = {n}, st[1] = {stride};
-  tridi_status s = tridi_desc_create(&d, plan->dtype, 1, shape, 0);
-  if (!s) s = tridi_desc_set_all_strides(d, st);
-  tridi_options o;
-  tridi_options_init(&o);
-  o.backend = TRIDI_BACKEND_CUDA;
-  o.device = plan->device;
-  if (!s) s = tridi_plan_create(out, d, &o);
-  tridi_desc_destroy(d);
-  return s;
+/* qsort by length, longest first; ties by system number */
+int by_length(const void *p, const void *q) {
+  const int64_t *a = (const int64_t *)p, *b = (const int64_t *)q; /* {n, sys} pairs */
+  if (a[0] != b[0]) return a[0] > b[0] ? -1 : 1;
+  return (a[1] > b[1]) - (a[1] < b[1]);
 }
 
 } /* namespace */
@@ -123,28 +108,46 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
       if (v->len[s] <= cap && v->len[s] > nmax_short) nmax_short = v->len[s];
     var_inter_shape(vp->f32, nmax_short, &vp->M, &vp->P);
   }
-  /* the long systems and their scalar plans */
-  for (int64_t s = 0; s < v->nsys; ++s) vp->nlong += v->len[s] > cap;
-  vp->nshort = v->nsys - vp->nlong;
-  if (vp->nlong) {
-    vp->longs = (LongSys *)calloc((size_t)vp->nlong, sizeof *vp->longs);
-    if (!vp->longs) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
-    int64_t k = 0;
-    size_t ws = 0;
-    for (int64_t s = 0; s < v->nsys; ++s) {
-      if (v->len[s] <= cap) continue;
-      LongSys *L = &vp->longs[k++];
-      int64_t stride;
-      L->sys = s;
-      tridi_var_system(v, s, &L->first, &stride);
-      tridi_status st = long_plan(plan, v->len[s], stride, &L->plan);
-      if (st) return st;
-      vp->nlong = k; /* destroyed on failure from here */
-      tridi_plan_workspace_size(L->plan, &L->ws_bytes);
-      L->ws_off = ws;
-      ws += (L->ws_bytes + 255) & ~(size_t)255;
+  /* the long systems: sorted by length, c' scratch in the workspace */
+  int64_t nlong = 0;
+  for (int64_t s = 0; s < v->nsys; ++s) nlong += v->len[s] > cap;
+  vp->nshort = v->nsys - nlong;
+  if (nlong) {
+    int64_t *pairs = (int64_t *)malloc((size_t)nlong * 2 * sizeof *pairs);
+    int64_t *host = (int64_t *)malloc((size_t)nlong * 4 * sizeof *host);
+    if (!pairs || !host) {
+      free(pairs);
+      free(host);
+      return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
     }
-    plan->ws_bytes = ws;
+    int64_t k = 0;
+    for (int64_t s = 0; s < v->nsys; ++s)
+      if (v->len[s] > cap) {
+        pairs[2 * k] = v->len[s];
+        pairs[2 * k + 1] = s;
+        ++k;
+      }
+    qsort(pairs, (size_t)nlong, 2 * sizeof *pairs, by_length);
+    int64_t ws = 0, stride = 1;
+    for (k = 0; k < nlong; ++k) {
+      const int64_t s = pairs[2 * k + 1];
+      host[k] = s;
+      tridi_var_system(v, s, &host[nlong + k], &stride);
+      host[2 * nlong + k] = pairs[2 * k];
+      host[3 * nlong + k] = ws;
+      ws += (pairs[2 * k] + 31) / 32 * 32; /* 128- / 256-byte aligned rows of c' */
+    }
+    free(pairs);
+    tridi_status st = upload(&vp->lg_mem, host, (size_t)nlong * 4, "the long systems");
+    free(host);
+    if (st) return st;
+    vp->lg.sys = vp->lg_mem;
+    vp->lg.first = vp->lg_mem + nlong;
+    vp->lg.n = vp->lg_mem + 2 * nlong;
+    vp->lg.ws_off = vp->lg_mem + 3 * nlong;
+    vp->lg.count = nlong;
+    vp->lg.stride = stride;
+    plan->ws_bytes = (size_t)ws * plan->esize;
   }
   /* the kernel's tables */
   tridi_status st = TRIDI_SUCCESS;
@@ -194,7 +197,7 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
     const int64_t want = (int64_t)(per_sm > 0 ? per_sm : 1) * sms;
     vp->blocks = (int)(nt < want ? nt : want);
     snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_var_packed_thomas_pcr_%s_r%d%s",
-             vp->f32 ? "f32" : "f64", (int)cap, vp->nlong ? "+long" : "");
+             vp->f32 ? "f32" : "f64", (int)cap, nlong ? "+long" : "");
   } else {
     int32_t *len = (int32_t *)malloc((size_t)(v->nsys > 0 ? v->nsys : 1) * sizeof *len);
     if (!len) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
@@ -205,7 +208,7 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
     kp.len = vp->len;
     kp.ld = v->ld;
     snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_var_interleaved_thomas_pcr_%s_m%d_p%d%s",
-             vp->f32 ? "f32" : "f64", vp->M, vp->P, vp->nlong ? "+long" : "");
+             vp->f32 ? "f32" : "f64", vp->M, vp->P, nlong ? "+long" : "");
   }
   return TRIDI_SUCCESS;
 }
@@ -225,15 +228,11 @@ extern "C" tridi_status tridi_cuda_var_execute(const struct tridi_plan_s *plan, 
       e = var_inter_launch(vp->f32, kp, vp->M, vp->P, stream);
     if (e != cudaSuccess) return cuda_error(e, "tridi_execute: cuda_var_thomas_pcr launch");
   }
-  for (int64_t i = 0; i < vp->nlong; ++i) {
-    const LongSys *L = &vp->longs[i];
-    const size_t bo = (size_t)L->first * plan->esize;
-    const void *op[TRIDI_NUM_OPERANDS];
-    for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) op[k] = (const char *)args->op[k] + bo;
-    const tridi_status st =
-        tridi_execute_ws(L->plan, op[0], op[1], op[2], op[3], (void *)op[4], args->info ? args->info + L->sys : NULL,
-                         args->stream, L->ws_bytes ? (char *)args->ws + L->ws_off : NULL, L->ws_bytes);
-    if (st) return st;
+  if (vp->lg.count > 0) {
+    VarLong lg = vp->lg;
+    lg.ws = args->ws;
+    const cudaError_t e = var_long_launch(vp->f32, kp, lg, stream);
+    if (e != cudaSuccess) return cuda_error(e, "tridi_execute: cuda_var_thomas_pcr long systems");
   }
   return TRIDI_SUCCESS;
 }
