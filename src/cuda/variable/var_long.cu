@@ -21,41 +21,67 @@ __global__ void __launch_bounds__(128) var_long_kernel(VarParams p, VarLong lg) 
   const T *C = (const T *)p.op[2] + first, *D = (const T *)p.op[3] + first;
   T *X = (T *)p.op[4] + first;
   T *W = (T *)lg.ws + lg.ws_off[t];
+  /* rows in blocks of U whose loads are all issued before the block's
+   * recurrences: one memory latency a block instead of one a row */
+  constexpr int U = 8;
   int32_t code = 0;
   T cp = 0, dp = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const T ai = i > 0 ? __ldg(A + i * st) : (T)0;
-    const T bi = __ldg(B + i * st);
-    const T ci = i < n - 1 ? __ldg(C + i * st) : (T)0;
-    const T di = D[i * st];
-    if (!finite_(ai) || !finite_(bi) || !finite_(ci) || !finite_(di)) {
-      code = (int32_t)(-(i + 1));
-      break;
+  for (int64_t i0 = 0; i0 < n && code == 0; i0 += U) {
+    T a[U], b[U], c[U], d[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int64_t i = i0 + u;
+      const bool in = i < n;
+      a[u] = in && i > 0 ? __ldg(A + i * st) : (T)0;
+      b[u] = in ? __ldg(B + i * st) : (T)1;
+      c[u] = in && i < n - 1 ? __ldg(C + i * st) : (T)0;
+      d[u] = in ? D[i * st] : (T)0;
     }
-    const T m = bi - ai * cp;
-    if (m == (T)0) {
-      code = (int32_t)(i + 1);
-      break;
-    }
-    const T r = (T)1 / m;
-    cp = ci * r;
-    dp = (di - ai * dp) * r;
-    if (!finite_(cp) || !finite_(dp) || !finite_(r)) {
-      code = (int32_t)(-(i + 1));
-      break;
-    }
-    W[i] = cp;
-    X[i * st] = dp;
-  }
-  if (code == 0) {
-    T xn = X[(n - 1) * st];
-    for (int64_t i = n - 2; i >= 0; --i) {
-      xn = X[i * st] - W[i] * xn;
-      if (!finite_(xn)) {
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int64_t i = i0 + u;
+      if (i >= n || code != 0) break;
+      if (!finite_(a[u]) || !finite_(b[u]) || !finite_(c[u]) || !finite_(d[u])) {
         code = (int32_t)(-(i + 1));
         break;
       }
-      X[i * st] = xn;
+      const T m = b[u] - a[u] * cp;
+      if (m == (T)0) {
+        code = (int32_t)(i + 1);
+        break;
+      }
+      const T r = (T)1 / m;
+      cp = c[u] * r;
+      dp = (d[u] - a[u] * dp) * r;
+      if (!finite_(cp) || !finite_(dp) || !finite_(r)) {
+        code = (int32_t)(-(i + 1));
+        break;
+      }
+      W[i] = cp;
+      X[i * st] = dp;
+    }
+  }
+  if (code == 0) {
+    T xn = X[(n - 1) * st];
+    for (int64_t i1 = n - 1; i1 > 0 && code == 0; i1 -= U) { /* rows i1 - U .. i1 - 1 */
+      T w[U], xv[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const int64_t i = i1 - 1 - u;
+        w[u] = i >= 0 ? W[i] : (T)0;
+        xv[u] = i >= 0 ? X[i * st] : (T)0;
+      }
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const int64_t i = i1 - 1 - u;
+        if (i < 0) break;
+        xn = xv[u] - w[u] * xn;
+        if (!finite_(xn)) {
+          code = (int32_t)(-(i + 1));
+          break;
+        }
+        X[i * st] = xn;
+      }
     }
   }
   if (p.info) p.info[s] = code;

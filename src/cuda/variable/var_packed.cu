@@ -232,22 +232,34 @@ cudaError_t var_packed_launch_t(const VarParams &p, int blocks, cudaStream_t str
   return cudaGetLastError();
 }
 
-/* The instantiations the row uses (var_thomas_pcr.cu): f32 M = 16, f64 M = 8
- * (tiles of 4096 / 2048 rows, 64 KiB of operands either way). */
-int var_packed_rows(bool f32) { return kVarThreads * (f32 ? 16 : 8); }
+/* The instantiations the row uses (var_thomas_pcr.cu): M = 8 or 16 rows a
+ * thread for f32, 8 for f64 (tiles of 2048 / 4096 rows). */
+int var_packed_rows(int M) { return kVarThreads * M; }
 
-cudaError_t var_packed_prepare(bool f32, int *blocks_per_sm) {
-  cudaError_t e = f32 ? var_packed_prepare_t<float, 16>() : var_packed_prepare_t<double, 8>();
-  if (e != cudaSuccess) return e;
-  return f32 ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, var_packed_kernel<float, 16>,
-                                                             kVarThreads, var_packed_smem<float, 16>())
-             : cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, var_packed_kernel<double, 8>,
-                                                             kVarThreads, var_packed_smem<double, 8>());
+cudaError_t var_packed_prepare(bool f32, int M, int *blocks_per_sm) {
+  cudaError_t e;
+  if (!f32) {
+    e = var_packed_prepare_t<double, 8>();
+    if (e == cudaSuccess)
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, var_packed_kernel<double, 8>, kVarThreads,
+                                                        var_packed_smem<double, 8>());
+  } else if (M == 8) {
+    e = var_packed_prepare_t<float, 8>();
+    if (e == cudaSuccess)
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, var_packed_kernel<float, 8>, kVarThreads,
+                                                        var_packed_smem<float, 8>());
+  } else {
+    e = var_packed_prepare_t<float, 16>();
+    if (e == cudaSuccess)
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, var_packed_kernel<float, 16>, kVarThreads,
+                                                        var_packed_smem<float, 16>());
+  }
+  return e;
 }
 
-cudaError_t var_packed_launch(bool f32, const VarParams &p, int blocks, cudaStream_t stream) {
-  return f32 ? var_packed_launch_t<float, 16>(p, blocks, stream)
-             : var_packed_launch_t<double, 8>(p, blocks, stream);
+cudaError_t var_packed_launch(bool f32, int M, const VarParams &p, int blocks, cudaStream_t stream) {
+  if (!f32) return var_packed_launch_t<double, 8>(p, blocks, stream);
+  return M == 8 ? var_packed_launch_t<float, 8>(p, blocks, stream) : var_packed_launch_t<float, 16>(p, blocks, stream);
 }
 
 } /* namespace tridi_cuda */

@@ -20,9 +20,9 @@
 #include <string.h>
 
 namespace tridi_cuda {
-int var_packed_rows(bool f32);
-cudaError_t var_packed_prepare(bool f32, int *blocks_per_sm);
-cudaError_t var_packed_launch(bool f32, const VarParams &p, int blocks, cudaStream_t stream);
+int var_packed_rows(int M);
+cudaError_t var_packed_prepare(bool f32, int M, int *blocks_per_sm);
+cudaError_t var_packed_launch(bool f32, int M, const VarParams &p, int blocks, cudaStream_t stream);
 int var_inter_shape(bool f32, int64_t nmax, int *M, int *P);
 cudaError_t var_inter_launch(bool f32, const VarParams &p, int M, int P, cudaStream_t stream);
 cudaError_t var_long_launch(bool f32, const VarParams &p, const VarLong &lg, cudaStream_t stream);
@@ -41,7 +41,7 @@ struct VarPlan {
   int64_t *off;
   int32_t *len;        /* INTERLEAVED */
   int blocks;          /* PACKED: persistent blocks */
-  int M, P;            /* INTERLEAVED */
+  int M, P;            /* rows a thread (both layouts); INTERLEAVED: threads a system */
   VarLong lg;          /* the long systems (device arrays below) */
   int64_t *lg_mem;     /* sys, first, n, ws_off: 4 x nlong */
 };
@@ -97,7 +97,10 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
   const bool packed = v->layout == TRIDI_VAR_PACKED;
   int64_t cap;
   if (packed) {
-    cap = var_packed_rows(vp->f32);
+    /* f32: tiles of 2048 rows (M = 8: 4 blocks an SM) where every system
+     * fits, else 4096 (M = 16: 2 blocks an SM); f64: 2048 (M = 8) */
+    vp->M = vp->f32 && v->nmax > var_packed_rows(8) ? 16 : 8;
+    cap = var_packed_rows(vp->M);
   } else {
     int M = 0, P = 0;
     cap = 0;
@@ -191,7 +194,7 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
     kp.nwords = nwords;
     kp.off = vp->off;
     int per_sm = 0, sms = 0;
-    cudaError_t e = var_packed_prepare(vp->f32, &per_sm);
+    cudaError_t e = var_packed_prepare(vp->f32, vp->M, &per_sm);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device);
     if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cuda_var_thomas_pcr");
     const int64_t want = (int64_t)(per_sm > 0 ? per_sm : 1) * sms;
@@ -223,7 +226,7 @@ extern "C" tridi_status tridi_cuda_var_execute(const struct tridi_plan_s *plan, 
   if (vp->nshort > 0) {
     cudaError_t e;
     if (v->layout == TRIDI_VAR_PACKED)
-      e = kp.ntiles > 0 ? var_packed_launch(vp->f32, kp, vp->blocks, stream) : cudaSuccess;
+      e = kp.ntiles > 0 ? var_packed_launch(vp->f32, vp->M, kp, vp->blocks, stream) : cudaSuccess;
     else
       e = var_inter_launch(vp->f32, kp, vp->M, vp->P, stream);
     if (e != cudaSuccess) return cuda_error(e, "tridi_execute: cuda_var_thomas_pcr launch");
