@@ -24,12 +24,10 @@ namespace tridi_cuda {
 constexpr int kVarThreads = 256;
 
 /* Shared memory of the packed kernel for M rows a thread (bytes). */
-/* Elements of one operand's tile in shared memory: P M rows shifted by up
- * to 16 bytes (the phase, below), padded as var_pad. */
+/* Elements of one operand's tile in shared memory: P M rows, padded as var_pad. */
 template <typename T>
 __host__ __device__ constexpr size_t var_packed_buf_elems(int M) {
-  return (size_t)((kVarThreads * M + 16 / sizeof(T)) +
-                  (kVarThreads * M + 16 / sizeof(T)) / (128 / sizeof(T)) * (16 / sizeof(T)));
+  return (size_t)(kVarThreads * M + (kVarThreads * M) / (128 / sizeof(T)) * (16 / sizeof(T)));
 }
 
 /* The reference Thomas (src/ref/ref_thomas.c: same operations, same checks,
@@ -38,7 +36,6 @@ __host__ __device__ constexpr size_t var_packed_buf_elems(int M) {
  * of c and d, x goes to its rows of a.  Returns the info code. */
 template <typename T>
 __device__ int32_t var_smem_thomas(T *buf, size_t LDS, int r, int n) {
-  /* r: the first row's position in the tile, the tile's phase included */
   T *A = buf, *B = buf + LDS, *C = buf + 2 * LDS, *D = buf + 3 * LDS;
   T cp = 0, dp = 0;
   for (int i = 0; i < n; ++i) {
@@ -82,29 +79,15 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
   for (int64_t ti = blockIdx.x; ti < p.ntiles; ti += gridDim.x) {
     const VarTile tile = p.tiles[ti];
     const int nrows = tile.nrows;
-    /* 1. the tile's rows of a, b, c, d into shared memory, all in flight:
-     * row e at position e + ph (ph: the tile's phase in 16-byte units), so
-     * that 16-byte pieces of device memory go with one 16-byte copy each and
-     * only the ragged ends element by element */
-    constexpr int V = 16 / sizeof(T);
-    const int ph = (int)(tile.row0 % V); /* the operands' bases are element-aligned and
-                                            share their phase within a 16-byte line */
-    const int nvec = (ph + nrows + V - 1) / V;
+    /* 1. the tile's rows of a, b, c, d into shared memory, all in flight
+     * (element-size copies: 16-byte ones, with the tile shifted by its
+     * phase, measured 81-83% of copy for f64 against 88%, and no gain for
+     * f32; docs/perf-log.md, variable batches) */
 #pragma unroll
     for (int k = 0; k < 4; ++k) {
-      const T *src = (const T *)p.op[k] + tile.row0 - ph;
+      const T *src = (const T *)p.op[k] + tile.row0;
       T *dst = buf + (size_t)k * LDS;
-      const bool aligned = ((uintptr_t)((const T *)p.op[k] + tile.row0) % 16) == (size_t)ph * sizeof(T);
-      for (int w = tid; w < nvec; w += P) {
-        const int e0 = w * V; /* position in the shifted tile */
-        if (aligned && e0 >= ph && e0 + V <= ph + nrows) {
-          cp_async16(dst + var_pad<T>(e0), src + e0);
-        } else {
-#pragma unroll
-          for (int q = 0; q < V; ++q)
-            if (e0 + q >= ph && e0 + q < ph + nrows) cp_async_elem(dst + var_pad<T>(e0 + q), src + e0 + q);
-        }
-      }
+      for (int e = tid; e < nrows; e += P) cp_async_elem(dst + var_pad<T>(e), src + e);
     }
     cp_async_commit();
     /* first-row flags of rows t M .. t M + M (bit j: row t M + j) */
@@ -129,7 +112,7 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
     auto ld = [&](int k, int j) -> T {
       const int r = r0 + j;
       if (r >= nrows) return identity_value<T>(k);
-      const T v = buf[(size_t)k * LDS + var_pad<T>(r + ph)];
+      const T v = buf[(size_t)k * LDS + var_pad<T>(r)];
       if (k == 0 && is_first(j)) return (T)0;
       if (k == 2 && is_last(j)) return (T)0;
       return v;
@@ -164,14 +147,14 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
     for (int j = 0; j < M; ++j) {
       if (r0 + j >= nrows) break;
       if (!finite_(chunk_x(cs, j, xF, xL))) chunk_bad = true;
-      if (is_first(j) && buf[LDS + var_pad<T>(r0 + j + ph)] == (T)0) chunk_bad = true;
+      if (is_first(j) && buf[LDS + var_pad<T>(r0 + j)] == (T)0) chunk_bad = true;
     }
     const int any_bad = __syncthreads_or(chunk_bad);
     if (any_bad) {
       for (int q = tid; q < tile.nsys; q += P) {
         const int64_t s = tile.sys0 + q;
         const int r = (int)(p.off[s] - tile.row0), n = (int)(p.off[s + 1] - p.off[s]);
-        const int32_t code = var_smem_thomas<T>(buf, LDS, r + ph, n);
+        const int32_t code = var_smem_thomas<T>(buf, LDS, r, n);
         if (p.info) p.info[s] = code;
       }
     } else {
@@ -179,7 +162,7 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
        * info 0: the thread of each system's first row */
 #pragma unroll
       for (int j = 0; j < M; ++j)
-        if (r0 + j < nrows) buf[var_pad<T>(r0 + j + ph)] = chunk_x(cs, j, xF, xL);
+        if (r0 + j < nrows) buf[var_pad<T>(r0 + j)] = chunk_x(cs, j, xF, xL);
       if (p.info) {
         int q = q0;
 #pragma unroll
@@ -193,21 +176,7 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
     __syncthreads();
     {
       T *X = (T *)p.op[4] + tile.row0;
-      using VT = typename Vec<T>::type;
-      const bool aligned = ((uintptr_t)X % 16) == (size_t)ph * sizeof(T);
-      for (int w = tid; w < nvec; w += P) {
-        const int e0 = w * V;
-        if (aligned && e0 >= ph && e0 + V <= ph + nrows) {
-          VT v;
-#pragma unroll
-          for (int q = 0; q < V; ++q) ((T *)&v)[q] = buf[var_pad<T>(e0 + q)];
-          *(VT *)(X - ph + e0) = v;
-        } else {
-#pragma unroll
-          for (int q = 0; q < V; ++q)
-            if (e0 + q >= ph && e0 + q < ph + nrows) X[e0 + q - ph] = buf[var_pad<T>(e0 + q)];
-        }
-      }
+      for (int e = tid; e < nrows; e += P) X[e] = buf[var_pad<T>(e)];
     }
     __syncthreads();
   }
