@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void usage(FILE *f) {
@@ -22,22 +23,122 @@ static void usage(FILE *f) {
           "  tridi --help | --version\n");
 }
 
-int tridi_cmd_info(int argc, char **argv) {
-  static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-  optind = 1;
-  int c;
-  while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-    if (c == 'h') {
-      printf("usage: tridi info\n\nPrint the version, the backends compiled in, the SIMD level\n"
-             "and thread count the CPU backend uses, and the GPU when there is one.\n");
-      return TRIDI_EXIT_OK;
+/* `tridi info --solvers`: the solver table, and how the planner chooses for
+ * one scalar and one variable-size problem (--backend, --dtype, --n, --batch). */
+static int print_solvers(tridi_backend be, tridi_dtype dt, int64_t n, int64_t batch) {
+  printf("solver rows (kind, backend, algorithm, AUTO rank; -1: only when forced):\n");
+  for (int i = 0; i < tridi_num_solvers(); ++i) {
+    tridi_solver_desc sd;
+    sd.struct_size = sizeof sd;
+    if (tridi_get_solver(i, &sd) != TRIDI_SUCCESS) return TRIDI_EXIT_FAIL;
+    printf("  %-24s %-9s %-5s %-15s %2d\n", sd.name, tridi_kind_name(sd.kind), tridi_backend_name(sd.backend),
+           tridi_alg_name(sd.alg), sd.auto_rank);
+  }
+  tridi_options o;
+  tridi_options_init(&o);
+  o.backend = be;
+  for (int k = 0; k < 2; ++k) {
+    tridi_desc d = NULL;
+    tridi_status st;
+    if (k == 0) {
+      const int64_t shape[2] = {batch, n};
+      st = tridi_desc_create(&d, dt, 2, shape, 1);
+      printf("\nscalar %s, %lld systems of n = %lld, contiguous, backend %s:\n", tridi_dtype_name(dt),
+             (long long)batch, (long long)n, tridi_backend_name(be));
+    } else {
+      int64_t *len = malloc((size_t)(batch > 0 ? batch : 1) * sizeof *len);
+      if (!len) return TRIDI_EXIT_FAIL;
+      for (int64_t s = 0; s < batch; ++s) len[s] = 1 + (s * 7919) % (2 * n); /* lengths 1 .. 2n */
+      st = tridi_desc_create_variable(&d, dt, batch, len, TRIDI_VAR_PACKED, 0, 0);
+      free(len);
+      printf("\nvariable %s, %lld packed systems of lengths 1 .. %lld, backend %s:\n", tridi_dtype_name(dt),
+             (long long)batch, (long long)(2 * n), tridi_backend_name(be));
     }
-    return TRIDI_EXIT_USAGE;
+    tridi_plan plan = NULL;
+    if (!st) st = tridi_plan_create(&plan, d, &o);
+    tridi_desc_destroy(d);
+    if (st) {
+      printf("  no plan: %s (%s)\n", tridi_status_name(st), tridi_last_error());
+      continue;
+    }
+    tridi_plan_info pi;
+    pi.struct_size = sizeof pi;
+    tridi_plan_get_info(plan, &pi);
+    printf("  kernel %s\n", pi.kernel);
+    for (const char *l = pi.selection; *l;) {
+      const char *e = strchr(l, '\n');
+      const int len = e ? (int)(e - l) : (int)strlen(l);
+      printf("  %.*s\n", len, l);
+      l += len + (e ? 1 : 0);
+    }
+    tridi_plan_destroy(plan);
+  }
+  return TRIDI_EXIT_OK;
+}
+
+int tridi_cmd_info(int argc, char **argv) {
+  static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
+                                           {"solvers", no_argument, NULL, 's'},
+                                           {"backend", required_argument, NULL, 'b'},
+                                           {"dtype", required_argument, NULL, 'd'},
+                                           {"n", required_argument, NULL, 'n'},
+                                           {"batch", required_argument, NULL, 'B'},
+                                           {NULL, 0, NULL, 0}};
+  optind = 1;
+  int c, solvers = 0;
+  tridi_backend be = TRIDI_BACKEND_CPU;
+  tridi_dtype dt = TRIDI_F64;
+  int64_t n = 1000, batch = 1000;
+  while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    switch (c) {
+      case 'h':
+        printf("usage: tridi info [--solvers [--backend ref|cpu|cuda] [--dtype f32|f64] [--n N]\n"
+               "                  [--batch B]]\n\n"
+               "Print the version, the backends compiled in, the SIMD level and thread count the\n"
+               "CPU backend uses, and the GPU when there is one.  --solvers: the solver table\n"
+               "(src/core/kinds/) and how the planner chooses its row for a contiguous scalar\n"
+               "batch and a packed variable-size batch (default cpu, f64, n = 1000, 1000\n"
+               "systems).\n");
+        return TRIDI_EXIT_OK;
+      case 's': solvers = 1; break;
+      case 'b':
+        if (!strcmp(optarg, "ref")) be = TRIDI_BACKEND_REF;
+        else if (!strcmp(optarg, "cpu")) be = TRIDI_BACKEND_CPU;
+        else if (!strcmp(optarg, "cuda")) be = TRIDI_BACKEND_CUDA;
+        else {
+          fprintf(stderr, "tridi info: --backend %s: expected ref, cpu or cuda\n", optarg);
+          return TRIDI_EXIT_USAGE;
+        }
+        break;
+      case 'd':
+        if (!strcmp(optarg, "f32")) dt = TRIDI_F32;
+        else if (!strcmp(optarg, "f64")) dt = TRIDI_F64;
+        else {
+          fprintf(stderr, "tridi info: --dtype %s: expected f32 or f64\n", optarg);
+          return TRIDI_EXIT_USAGE;
+        }
+        break;
+      case 'n':
+      case 'B': {
+        char *end = NULL;
+        const long long v = strtoll(optarg, &end, 10);
+        if (!end || *end || v < 1) {
+          fprintf(stderr, "tridi info: --%s %s: expected a positive integer\n", c == 'n' ? "n" : "batch",
+                  optarg);
+          return TRIDI_EXIT_USAGE;
+        }
+        if (c == 'n') n = v;
+        else batch = v;
+        break;
+      }
+      default: return TRIDI_EXIT_USAGE;
+    }
   }
   if (optind < argc) {
     fprintf(stderr, "tridi info: unexpected argument '%s'\n", argv[optind]);
     return TRIDI_EXIT_USAGE;
   }
+  if (solvers) return print_solvers(be, dt, n, batch);
   int major = 0, minor = 0, patch = 0;
   tridi_version(&major, &minor, &patch);
   printf("tridi %d.%d.%d\n", major, minor, patch);
