@@ -23,9 +23,10 @@ const char *tridi_cpu_ref_applies(const struct tridi_plan_s *plan);
 tridi_status tridi_cpu_ref_init(struct tridi_plan_s *plan);
 tridi_status tridi_cpu_ref_execute(const struct tridi_plan_s *plan, const tridi_args *args);
 
-/* src/ref/ref_algs.c: CR, PCR, RD, CR+PCR, CR+RD (paper 001) in plain C;
- * REF rows run the systems in order, CPU rows split them over OpenMP
- * threads.  The plan's alg selects the algorithm. */
+/* src/ref/ref_algs.c: CR, PCR, RD, CR+PCR, CR+RD (paper 001) in plain C,
+ * the REF rows running the systems in order; src/cpu/cpu_algs.c: the CPU
+ * rows, the systems split over OpenMP threads.  The plan's alg selects the
+ * algorithm. */
 const char *tridi_ref_alg_applies(const struct tridi_plan_s *plan);
 tridi_status tridi_ref_alg_init(struct tridi_plan_s *plan);
 tridi_status tridi_ref_alg_execute(const struct tridi_plan_s *plan, const tridi_args *args);

@@ -19,14 +19,14 @@ tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan);
 tridi_status tridi_cuda_thomas_pcr_execute(const struct tridi_plan_s *plan, const tridi_args *args);
 void tridi_cuda_thomas_pcr_destroy(struct tridi_plan_s *plan);
 
-/* src/cuda/alg_paper001.cu: paper 001's CR, PCR, RD, CR+PCR, CR+RD, one
+/* src/cuda/scalar/cr_pcr_rd.cu: paper 001's CR, PCR, RD, CR+PCR, CR+RD, one
  * block per system, any n, any layout. */
 const char *tridi_cuda_alg_applies(const struct tridi_plan_s *plan);
 tridi_status tridi_cuda_alg_init(struct tridi_plan_s *plan);
 tridi_status tridi_cuda_alg_execute(const struct tridi_plan_s *plan, const tridi_args *args);
 void tridi_cuda_alg_destroy(struct tridi_plan_s *plan);
 
-/* src/cuda/alg_thomas.cu: Thomas with one thread per system, no
+/* src/cuda/scalar/thomas_simple.cu: Thomas with one thread per system, no
  * transposition (THOMAS), shared-memory (THOMAS_SHARED) or register-shuffle
  * (THOMAS_SHUFFLE) transposition. */
 const char *tridi_cuda_thomas_applies(const struct tridi_plan_s *plan);

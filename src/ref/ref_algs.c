@@ -1,8 +1,7 @@
-/* Reference CR, PCR, RD, CR+PCR and CR+RD (see ref_algs.h), and the solver
- * rows that run them: REF (one thread, systems in order) and CPU (the
- * systems split over OpenMP threads), so that both backends can compare
- * the algorithms.  Under TRIDI_ALG_AUTO the planner never picks these rows:
- * they come after the Thomas rows in src/core/solvers.c. */
+/* Reference CR, PCR, RD, CR+PCR and CR+RD (see ref_algs.h), and the REF
+ * rows that run them one system after another (the CPU rows, over OpenMP
+ * threads, are src/cpu/cpu_algs.c).  AUTO never picks them (auto_rank -1 in
+ * src/core/kinds/scalar.c). */
 #include "ref_algs.h"
 
 #include "backends.h"
@@ -40,35 +39,13 @@ int tridi_ref_alg_known(tridi_alg alg) {
 
 int64_t tridi_ref_alg_work_elems(int64_t n) { return n > 0 ? 22 * n : 0; }
 
-int64_t tridi_ref_alg_switch(tridi_alg alg, tridi_dtype dtype, int64_t n) {
-  switch (alg) {
-    case TRIDI_ALG_CR_PCR: return n <= 256 ? 64 : n <= 512 ? 128 : 256;
-    case TRIDI_ALG_CR_RD: return dtype == TRIDI_F32 ? 32 : (n <= 128 ? 64 : 128);
-    case TRIDI_ALG_PCR:
-    case TRIDI_ALG_RD: return n;
-    default: return 1;
-  }
-}
-
-static const char *alg_tag(tridi_alg alg) {
-  switch (alg) {
-    case TRIDI_ALG_CR: return "cr";
-    case TRIDI_ALG_PCR: return "pcr";
-    case TRIDI_ALG_RD: return "rd";
-    case TRIDI_ALG_CR_PCR: return "cr_pcr";
-    case TRIDI_ALG_CR_RD: return "cr_rd";
-    default: return "unknown";
-  }
-}
-
-/* Solve system s of the plan with the plan's algorithm. */
-static int32_t solve_system(const struct tridi_plan_s *plan, const tridi_args *args, int64_t s,
+int32_t tridi_ref_alg_solve_system(const struct tridi_plan_s *plan, const tridi_args *args, int64_t s,
                             void *work) {
   const tridi_layout *L = &plan->lay;
   int64_t off[TRIDI_NUM_OPERANDS];
   tridi_layout_offsets(L, s, off);
   const int64_t *st = L->axis_stride;
-  const int64_t sw = tridi_ref_alg_switch(plan->alg, plan->dtype, L->n);
+  const int64_t sw = tridi_alg_switch(plan->alg, plan->dtype, L->n);
   if (plan->dtype == TRIDI_F32) {
     const float *const *p = (const float *const *)args->op;
     return tridi_ref_alg_f32(plan->alg, sw, L->n, p[0] + off[0], st[0], p[1] + off[1], st[1],
@@ -81,8 +58,7 @@ static int32_t solve_system(const struct tridi_plan_s *plan, const tridi_args *a
                            (double *)args->op[4] + off[4], st[4], (double *)work);
 }
 
-/* Bytes of scratch per system, rounded up to 64. */
-static tridi_status work_bytes(const struct tridi_plan_s *plan, size_t *bytes) {
+tridi_status tridi_ref_alg_work_bytes(const struct tridi_plan_s *plan, size_t *bytes) {
   const int64_t e = tridi_ref_alg_work_elems(plan->lay.n);
   if (plan->lay.n > INT64_MAX / 22 || (uint64_t)e > (SIZE_MAX - 64) / plan->esize)
     return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: %s workspace overflows size_t",
@@ -100,10 +76,10 @@ const char *tridi_ref_alg_applies(const struct tridi_plan_s *plan) {
 
 tridi_status tridi_ref_alg_init(struct tridi_plan_s *plan) {
   size_t wb = 0;
-  tridi_status st = work_bytes(plan, &wb);
+  tridi_status st = tridi_ref_alg_work_bytes(plan, &wb);
   if (st) return st;
   plan->ws_bytes = wb;
-  snprintf(plan->kernel_name, sizeof plan->kernel_name, "ref_%s_%s", alg_tag(plan->alg),
+  snprintf(plan->kernel_name, sizeof plan->kernel_name, "ref_%s_%s", tridi_alg_name(plan->alg),
            plan->dtype == TRIDI_F32 ? "f32" : "f64");
   return TRIDI_SUCCESS;
 }
@@ -111,30 +87,10 @@ tridi_status tridi_ref_alg_init(struct tridi_plan_s *plan) {
 tridi_status tridi_ref_alg_execute(const struct tridi_plan_s *plan, const tridi_args *args) {
   tridi_status st = TRIDI_SUCCESS;
   for (int64_t s = 0; s < plan->lay.nsys; ++s) {
-    const int32_t code = solve_system(plan, args, s, args->ws);
+    const int32_t code = tridi_ref_alg_solve_system(plan, args, s, args->ws);
     if (code == INT32_MIN) return TRIDI_ERR_INTERNAL;
     if (args->info) args->info[s] = code;
     if (code && st == TRIDI_SUCCESS) st = tridi_info_status(code);
   }
   return st;
-}
-
-/* ---- CPU rows: OpenMP over systems -------------------------------------- */
-
-tridi_status tridi_cpu_alg_init(struct tridi_plan_s *plan) {
-  size_t wb = 0;
-  tridi_status st = work_bytes(plan, &wb);
-  if (st) return st;
-  if ((plan->ws_bytes = tridi_run_systems_ws_bytes(plan, wb)) == 0)
-    return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: %s workspace overflows size_t",
-                           plan->solver->name);
-  snprintf(plan->kernel_name, sizeof plan->kernel_name, "cpu_%s_%s", alg_tag(plan->alg),
-           plan->dtype == TRIDI_F32 ? "f32" : "f64");
-  return TRIDI_SUCCESS;
-}
-
-tridi_status tridi_cpu_alg_execute(const struct tridi_plan_s *plan, const tridi_args *args) {
-  size_t wb = 0;
-  if (work_bytes(plan, &wb)) return TRIDI_ERR_INTERNAL;
-  return tridi_run_systems(plan, args, solve_system, wb);
 }

@@ -1,4 +1,4 @@
-/* Issue 4: the parallel algorithms of paper 001 (CR, PCR, RD, CR+PCR,
+/* The parallel algorithms of paper 001 (CR, PCR, RD, CR+PCR,
  * CR+RD) on the REF and CPU backends, for every n, both element types,
  * contiguous, interleaved, randomly strided and in-place layouts.
  *
@@ -303,7 +303,7 @@ static void inject(tt_problem *P, tridi_alg alg, int32_t want[NSYS_BD], int *ovf
   tt_problem_set(P, TT_D, S_NAN, kn, NAN);
   want[S_NAN] = (int32_t)-(kn + 1);
   /* zero divisor */
-  const int64_t sw = tridi_ref_alg_switch(alg, P->dtype, n);
+  const int64_t sw = tridi_alg_switch(alg, P->dtype, n);
   const int rd_path = alg == TRIDI_ALG_RD || (alg == TRIDI_ALG_CR_RD && n <= sw);
   if (rd_path && n >= 2) {
     const int64_t k = (n - 1) / 3; /* < n-1 */

@@ -1,4 +1,4 @@
-/* Issue 4 on the GPU: every explicit CUDA algorithm (Thomas without
+/* On the GPU: every explicit CUDA algorithm (Thomas without
  * transposition / shared-memory / register-shuffle transposition, CR, PCR,
  * RD, CR+PCR, CR+RD) against the oracles and against the same algorithm on
  * the CPU (src/ref/ref_algs.c, with the switch size the GPU plan used), for

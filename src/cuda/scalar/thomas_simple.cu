@@ -22,8 +22,8 @@
  *
  * All three do the reference Thomas recurrences (src/ref/ref_thomas.c),
  * with its checks and info codes; x of a failed system is unspecified. */
-#include "common/device.cuh"
-#include "common/launch.h"
+#include "../common/device.cuh"
+#include "../common/launch.h"
 #include "cuda_backend.h"
 
 #include <cuda_runtime.h>

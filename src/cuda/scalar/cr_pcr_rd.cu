@@ -20,16 +20,16 @@
  *   - back substitution writes x_l over D_l (the odd slots first, then the
  *     even ones), so x needs no storage of its own.
  * The hybrids switch to PCR / RD at the measured intermediate size in
- * src/cuda/alg_tuning.h (TRIDI_CUDA_TUNING builds: env TRIDI_CUDA_ALG_SWITCH).
+ * src/cuda/scalar/cr_pcr_rd_tuning.h (TRIDI_CUDA_TUNING builds: env TRIDI_CUDA_ALG_SWITCH).
  *
  * Breakdown is detected in the kernel, step by step, exactly as the
  * reference defines it (block-wide atomicMin of the lowest failing row);
  * RD's and CR+RD's accuracy check runs in the same kernel before x is
  * stored (rd_check). */
-#include "common/device.cuh"
-#include "common/launch.h"
-#include "../ref/ref_algs.h" /* TRIDI_RD_BERR_C: the same accuracy check */
-#include "alg_tuning.h"
+#include "../common/device.cuh"
+#include "../common/launch.h"
+#include "alg_params.h" /* TRIDI_RD_BERR_C: the same accuracy check */
+#include "cr_pcr_rd_tuning.h"
 #include "cuda_backend.h"
 
 #include <cuda_runtime.h>
@@ -131,7 +131,7 @@ template <typename T> struct Eps;
 template <> struct Eps<float> { static constexpr float v = FLT_EPSILON; };
 template <> struct Eps<double> { static constexpr double v = DBL_EPSILON; };
 
-/* RD's accuracy check (src/ref/ref_algs.h, TRIDI_RD_BERR_C) on the whole
+/* RD's accuracy check (src/core/alg_params.h, TRIDI_RD_BERR_C) on the whole
  * system: level 0 still holds a, b, c (a_0 = c_{n-1} = 0) and x over d, so
  * d is read again from the caller's array, which x has not been stored to
  * yet (in place too).  Block-wide maxima of |r_i|, row sums, |x_i| and

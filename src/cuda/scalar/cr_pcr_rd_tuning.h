@@ -1,12 +1,12 @@
-/* Switch sizes of the CUDA hybrids CR+PCR and CR+RD (src/cuda/alg_paper001.cu):
- * the table every backend shares, tridi_ref_alg_switch() in src/ref/ref_algs.h
+/* Switch sizes of the CUDA hybrids CR+PCR and CR+RD (cr_pcr_rd.cu): the
+ * table every backend shares, tridi_alg_switch() in src/core/alg_params.h
  * (measured on an NVIDIA H200, docs/algorithms.md "Switch size").
  * TRIDI_CUDA_TUNING builds let env TRIDI_CUDA_ALG_SWITCH override it for
  * sweeps. */
 #ifndef TRIDI_CUDA_ALG_TUNING_H
 #define TRIDI_CUDA_ALG_TUNING_H
 
-#include "../ref/ref_algs.h"
+#include "alg_params.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,7 +16,7 @@ static inline int64_t tridi_cuda_alg_switch(tridi_alg alg, tridi_dtype dt, int64
   const char *env = getenv("TRIDI_CUDA_ALG_SWITCH");
   if (env && atoll(env) > 0) return atoll(env);
 #endif
-  return tridi_ref_alg_switch(alg, dt, n);
+  return tridi_alg_switch(alg, dt, n);
 }
 
 #endif
