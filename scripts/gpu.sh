@@ -2,13 +2,14 @@
 # Build, test (CTest + compute-sanitizer memcheck/racecheck) and benchmark
 # tridi's CUDA backend on a GPU machine, in one go.
 #
-#   scripts/gpu.sh [STAGES]      STAGES: comma list of build,test,sanitize,bench,tune,ctune
-#                                (default build,test,sanitize,bench)
+#   scripts/gpu.sh [STAGES]      STAGES: comma list of build,test,sanitize,bench,varbench,
+#                                tune,ctune (default build,test,sanitize,bench,varbench)
 #
 # Environment:
 #   OUT            where logs and CSV files go (default ./out-gpu)
 #   BUILD          build directory (default build-gpu)
 #   BENCH_ARGS     extra arguments of `tridi bench` (e.g. "--quick")
+#   VAR_BENCH_ARGS extra arguments of `tridi bench --problem variable`
 #   GPU_CMAKE_EXTRA extra CMake arguments of the build stage (e.g.
 #                  "-DTRIDI_CUDA_TUNING=ON" for tile sweeps with the same build)
 #   TRIDI_GPU_DEPS folder of .deb files (cmocka, LAPACK) to unpack when the
@@ -25,7 +26,7 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 OUT=${OUT:-$ROOT/out-gpu}
 BUILD=${BUILD:-$ROOT/build-gpu}
-STAGES=",${1:-build,test,sanitize,bench},"
+STAGES=",${1:-build,test,sanitize,bench,varbench},"
 mkdir -p "$OUT"
 SUMMARY=$OUT/summary.log
 : >"$SUMMARY"
@@ -123,6 +124,16 @@ if has bench; then
   [ $rc -ne 0 ] && rc_all=1
   grep "copy bandwidth" "$OUT/bench_err.log" | tee -a "$SUMMARY"
   cat "$OUT/bench.log"
+fi
+
+if has varbench; then
+  say "varbench ($(stamp))"
+  "$BUILD/tools/tridi" bench --problem variable --backend cuda --csv "$OUT/bench_var_gpu.csv" \
+    ${VAR_BENCH_ARGS:-} >"$OUT/bench_var.log" 2>"$OUT/bench_var_err.log"
+  rc=$?
+  say "varbench rc=$rc ($(stamp))"
+  [ $rc -ne 0 ] && rc_all=1
+  tail -1 "$OUT/bench_var_err.log" | tee -a "$SUMMARY"
 fi
 
 if has tune; then
