@@ -74,6 +74,27 @@ static inline void tridi_static_range(int64_t total, int t, int nt, int64_t *b, 
   *e = *b + q + (t < r ? 1 : 0);
 }
 
+/* First i in [0, n) with prefix[i] >= v (prefix ascending), n if none. */
+static inline int64_t tridi_lower_bound(const int64_t *prefix, int64_t n, int64_t v) {
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (prefix[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+/* Items [*b, *e) of thread t of nt when items carry weights: prefix[i] is the
+ * total weight of items 0 .. i-1 (ascending, n + 1 entries); thread t takes
+ * the items that start in the t-th equal share of prefix[n]. */
+static inline void tridi_weighted_range(const int64_t *prefix, int64_t n, int64_t t, int64_t nt,
+                                        int64_t *b, int64_t *e) {
+  const int64_t total = prefix[n];
+  /* floor(total * t / nt) without overflow (t <= nt) */
+  *b = tridi_lower_bound(prefix, n, total / nt * t + total % nt * t / nt);
+  *e = tridi_lower_bound(prefix, n, total / nt * (t + 1) + total % nt * (t + 1) / nt);
+}
+
 /* Solve every system of the plan with `fn` (one system at a time; returns
  * the info code, or INT32_MIN for an internal error), systems split over
  * plan->num_threads OpenMP threads.  args->ws holds num_threads slots

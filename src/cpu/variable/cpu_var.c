@@ -126,31 +126,15 @@ tridi_status tridi_cpu_var_init(struct tridi_plan_s *plan) {
   return TRIDI_SUCCESS;
 }
 
-/* First group g with cost[g] >= c (cost is ascending). */
-static int64_t group_at(const tridi_cpu_var_priv *P, int64_t c) {
-  int64_t lo = 0, hi = P->ngroups;
-  while (lo < hi) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    if (P->cost[mid] < c) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-static int64_t share_start(int64_t total, int64_t t, int64_t nt) {
-  return total / nt * t + total % nt * t / nt;
-}
-
 /* Work item t (a thread) solves the groups that start in the t-th equal
  * share of all groups' rows. */
 static void run_share(const struct tridi_plan_s *plan, const tridi_args *args, const void *ctx,
                       int64_t t0, int64_t t1, void *work, tridi_fail_slot *slot) {
   (void)ctx;
   const tridi_cpu_var_priv *P = (const tridi_cpu_var_priv *)plan->priv;
-  const int64_t nt = plan->num_threads, total = P->cost[P->ngroups];
   for (int64_t t = t0; t < t1; ++t) {
-    const int64_t g0 = group_at(P, share_start(total, t, nt));
-    const int64_t g1 = group_at(P, share_start(total, t + 1, nt));
+    int64_t g0, g1;
+    tridi_weighted_range(P->cost, P->ngroups, t, plan->num_threads, &g0, &g1);
     if (g0 < g1) P->kernel(plan, P, args, g0, g1, work, slot);
   }
 }

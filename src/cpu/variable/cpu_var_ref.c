@@ -19,32 +19,15 @@ tridi_status tridi_cpu_var_ref_init(struct tridi_plan_s *plan) {
   return TRIDI_SUCCESS;
 }
 
-/* First system whose rows start at or after unknown u (off is ascending). */
-static int64_t first_at(const tridi_var_problem *v, int64_t u) {
-  int64_t lo = 0, hi = v->nsys;
-  while (lo < hi) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    if (v->off[mid] < u) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/* floor(total * t / nt) without overflow (t <= nt). */
-static int64_t share_start(int64_t total, int64_t t, int64_t nt) {
-  return total / nt * t + total % nt * t / nt;
-}
-
 /* Work items are the threads: item t solves the systems whose first row lies
  * in the t-th equal share of the unknowns. */
 static void solve_share(const struct tridi_plan_s *plan, const tridi_args *args, const void *ctx,
                         int64_t t0, int64_t t1, void *work, tridi_fail_slot *slot) {
   (void)ctx;
   const tridi_var_problem *v = tridi_var_of(plan);
-  const int64_t nt = plan->num_threads;
   for (int64_t t = t0; t < t1; ++t) {
-    const int64_t s0 = first_at(v, share_start(v->total, t, nt));
-    const int64_t s1 = first_at(v, share_start(v->total, t + 1, nt));
+    int64_t s0, s1;
+    tridi_weighted_range(v->off, v->nsys, t, plan->num_threads, &s0, &s1);
     for (int64_t s = s0; s < s1; ++s) {
       const int32_t code = tridi_ref_var_solve_system(plan, args, s, work);
       if (args->info) args->info[s] = code;
