@@ -130,9 +130,14 @@ tridi_status tridi_plan_create(tridi_plan *plan, tridi_desc desc, const tridi_op
   p->backend = opts->backend == TRIDI_BACKEND_AUTO ? TRIDI_BACKEND_CPU : opts->backend;
   p->bops = tridi_backend_get(p->backend);
   if (!p->bops) {
+    char upper[16] = {0};
+    const char *nm = tridi_backend_name(p->backend);
+    for (size_t i = 0; nm[i] && i + 1 < sizeof upper; ++i)
+      upper[i] = (char)(nm[i] >= 'a' && nm[i] <= 'z' ? nm[i] - 'a' + 'A' : nm[i]);
     st = tridi_set_error(TRIDI_ERR_BACKEND_UNAVAILABLE,
-                         "tridi_plan_create: this build of tridi has no %s backend",
-                         tridi_backend_name(p->backend));
+                         "tridi_plan_create: this build of tridi has no %s backend "
+                         "(TRIDI_BACKEND_%s)",
+                         upper, upper);
     goto fail;
   }
   st = p->bops->resolve(p, opts);
