@@ -376,11 +376,12 @@ NB_MODULE(_tridi, m) {
   using namespace tridipy;
   namespace nb = nanobind;
   m.doc() = "tridi's compiled core (use the functions of the tridi package).";
-  m.def("solve", &solve, nb::arg("a"), nb::arg("b"), nb::arg("c"), nb::arg("d"), nb::arg("axis"),
+  m.def("solve", &solve, nb::arg("a").none(), nb::arg("b").none(), nb::arg("c").none(),
+        nb::arg("d").none(), nb::arg("axis"),
         nb::arg("out").none(), nb::arg("alg"), nb::arg("check"),
         "Core of tridi.solve (see its docstring).");
   m.def("time_execute", &time_execute, nb::arg("a"), nb::arg("b"), nb::arg("c"), nb::arg("d"),
-        nb::arg("out"), nb::arg("axis"), nb::arg("alg"), nb::arg("reps"),
+        nb::arg("out").none(), nb::arg("axis"), nb::arg("alg"), nb::arg("reps"),
         "Seconds for reps tridi_execute calls in one C loop (benchmark helper).");
   m.def("build_info", &build_info, "Version, CUDA availability, SIMD level and algorithm names.");
   m.def("backend_available", [](const std::string &name) {
@@ -394,7 +395,8 @@ NB_MODULE(_tridi, m) {
                     const std::string &, int, int>(),
            nb::arg("shape"), nb::arg("dtype"), nb::arg("axis"), nb::arg("alg"), nb::arg("backend"),
            nb::arg("device"), nb::arg("threads"))
-      .def("__call__", &Plan::call, nb::arg("a"), nb::arg("b"), nb::arg("c"), nb::arg("d"),
+      .def("__call__", &Plan::call, nb::arg("a").none(), nb::arg("b").none(), nb::arg("c").none(),
+           nb::arg("d").none(),
            nb::arg("out").none() = nb::none(), nb::arg("check") = true)
       .def_prop_ro("alg", &Plan::alg)
       .def_prop_ro("backend", &Plan::backend)

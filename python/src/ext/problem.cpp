@@ -77,10 +77,11 @@ void broadcast(const char *fn, View *const in[4], int64_t axis, Problem &p) {
         std::string msg = "operands could not be broadcast together with shapes";
         for (int m = 0; m < 4; ++m) msg += std::string(m ? ", " : " ") + kNames[m] + " " + in[m]->shape_str();
         msg += " along axis " + std::to_string(p.axis);
-        if (k < 3 && v.ndim == 1 && rank > 1)
-          msg += std::string(" (") + kNames[k] +
-                 " is 1-d: it lies along the solve axis and needs the system length " +
-                 std::to_string(p.shape[j]) + " or 1)";
+        for (int m = 0; m < 3; ++m)
+          if (in[m]->ndim == 1 && rank > 1)
+            msg += std::string(" (") + kNames[m] +
+                   " is 1-d: it lies along the solve axis, so its length must be the system "
+                   "length or 1)";
         value_error(fn, msg);
       }
     }
@@ -139,7 +140,11 @@ void bind_new_x(Problem &p, char *data) {
 }
 
 [[noreturn]] void raise_status(const char *fn, tridi_status st) {
-  const std::string msg = std::string(fn) + ": " + tridi_status_name(st) + ": " + tridi_last_error();
+  raise_status(fn, st, tridi_last_error());
+}
+
+[[noreturn]] void raise_status(const char *fn, tridi_status st, const std::string &detail) {
+  const std::string msg = std::string(fn) + ": " + tridi_status_name(st) + ": " + detail;
   switch (st) {
     case TRIDI_ERR_ALLOC: throw std::bad_alloc();
     case TRIDI_ERR_INVALID_DTYPE: throw nb::type_error(msg.c_str());
@@ -166,8 +171,9 @@ PlanPtr make_plan(const char *fn, const Problem &p, const PlanOptions &o) {
   for (int k = 0; k < TRIDI_NUM_OPERANDS && !st; ++k)
     st = tridi_desc_set_strides(desc, (tridi_operand)k, p.strides[k]);
   if (st) {
+    const std::string detail = tridi_last_error();  // before tridi_desc_destroy clears it
     tridi_desc_destroy(desc);
-    raise_status(fn, st);
+    raise_status(fn, st, detail);
   }
   tridi_options opts;
   tridi_options_init(&opts);
@@ -177,8 +183,9 @@ PlanPtr make_plan(const char *fn, const Problem &p, const PlanOptions &o) {
   opts.device = p.on_gpu() ? p.dev_id : 0;
   auto holder = std::make_shared<PlanHolder>();
   st = tridi_plan_create(&holder->plan, desc, &opts);
+  const std::string detail = st ? tridi_last_error() : "";
   tridi_desc_destroy(desc);
-  if (st) raise_status(fn, st);
+  if (st) raise_status(fn, st, detail);
   return holder;
 }
 

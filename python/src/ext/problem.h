@@ -79,5 +79,6 @@ int resolve_backend(const Problem &p, const PlanOptions &o);
 
 // Raise the Python exception for a failed tridi call (not for breakdowns).
 [[noreturn]] void raise_status(const char *fn, tridi_status st);
+[[noreturn]] void raise_status(const char *fn, tridi_status st, const std::string &detail);
 
 }  // namespace tridipy

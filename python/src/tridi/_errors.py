@@ -42,7 +42,8 @@ class BreakdownError(np.linalg.LinAlgError):
         inaccurate.  Rows are counted from 0 along the solve axis.
     systems : tuple of numpy.ndarray
         Indices of the failed systems into the batch shape, as
-        :func:`numpy.nonzero` gives them (``info[systems]`` are their codes).
+        :func:`numpy.nonzero` gives them (``info[systems]`` are their codes);
+        ``()`` for a problem of one system (0-d ``info``).
     rows : numpy.ndarray of int64
         The row (0-based, along the solve axis) where each failed system
         broke down; -1 for an inaccurate one.
@@ -55,22 +56,31 @@ class BreakdownError(np.linalg.LinAlgError):
         super().__init__(message)
         self.status = status
         self.info = np.asarray(info if info is not None else np.zeros(0, np.int32))
-        self.systems = np.nonzero(self.info)
-        codes = self.info[self.systems].astype(np.int64)
+        if self.info.ndim == 0:  # one system (a 1-d problem): no index
+            self.systems = ()
+            codes = self.info.reshape(1)[self.info.reshape(1) != 0].astype(np.int64)
+        else:
+            self.systems = np.nonzero(self.info)
+            codes = self.info[self.systems].astype(np.int64)
         rows = np.where(codes > 0, codes - 1, -codes - 1)
         self.rows = np.where(codes == INFO_INACCURATE, -1, rows)
 
     @classmethod
     def from_info(cls, fn: str, info, status: str = "", axis: int | None = None):
         info = np.asarray(info)
-        systems = np.nonzero(info)
-        count = len(systems[0]) if systems else 0
         total = info.size
         shown = []
-        for i in range(min(count, 3)):
-            idx = tuple(int(s[i]) for s in systems)
-            shown.append(f"system {idx if info.ndim != 1 else idx[0]}: "
-                         f"{_reason(int(info[idx]))}")
+        if info.ndim == 0:
+            count = int(info != 0)
+            if count:
+                shown.append(f"the system: {_reason(int(info))}")
+        else:
+            systems = np.nonzero(info)
+            count = len(systems[0])
+            for i in range(min(count, 3)):
+                idx = tuple(int(s[i]) for s in systems)
+                shown.append(f"system {idx if info.ndim != 1 else idx[0]}: "
+                             f"{_reason(int(info[idx]))}")
         more = f"; and {count - 3} more" if count > 3 else ""
         along = f" (rows along axis {axis})" if axis is not None else ""
         msg = (f"{fn}: {count} of {total} systems broke down{along}: "
