@@ -2,8 +2,13 @@
 # Build, test (CTest + compute-sanitizer memcheck/racecheck) and benchmark
 # tridi's CUDA backend on a GPU machine, in one go.
 #
-#   scripts/gpu.sh [STAGES]      STAGES: comma list of build,test,sanitize,bench,tune,ctune
-#                                (default build,test,sanitize,bench)
+#   scripts/gpu.sh [STAGES]      STAGES: comma list of build,test,sanitize,bench,tune,ctune,
+#                                python (default build,test,sanitize,bench)
+#
+# The python stage builds the Python package with CUDA (pip, no network: the
+# image's nanobind and scikit-build-core) into /tmp/tridi-site, runs
+# python/tests there (CuPy and PyTorch tests included) and python -m
+# tridi.bench; it needs no other stage.
 #
 # Environment:
 #   OUT            where logs and CSV files go (default ./out-gpu)
@@ -165,6 +170,32 @@ if has ctune; then
     echo "ctune $run: $(awk -F, 'NR>1 {printf "%s/%s/n=%s %.1f%%  ", $4, $5, $6, $15}' "$OUT/ctune_one.csv")" | tee -a "$SUMMARY"
   done
   rm -f "$OUT/ctune_one.csv"
+fi
+
+if has python; then
+  say "python ($(stamp))"
+  PY=${PYTHON:-python3}
+  SITE=/tmp/tridi-site
+  rm -rf "$SITE"
+  "$PY" -m pip install --no-build-isolation --no-deps --target "$SITE" \
+    -C cmake.define.TRIDI_ENABLE_CUDA=ON -C cmake.define.CMAKE_CUDA_ARCHITECTURES=90 \
+    ./python >"$OUT/python_build.log" 2>&1
+  rc=$?
+  if [ $rc -ne 0 ]; then
+    say "python build FAILED"; tail -30 "$OUT/python_build.log"; rc_all=1
+  else
+    (cd python/tests && PYTHONPATH=$SITE "$PY" -m pytest -q -rs -p no:cacheprovider .) \
+      >"$OUT/python_test.log" 2>&1
+    rc=$?
+    [ $rc -ne 0 ] && rc_all=1
+    say "python tests rc=$rc: $(tail -1 "$OUT/python_test.log")"
+    grep -E "SKIPPED|FAILED" "$OUT/python_test.log" | head -20 | tee -a "$SUMMARY"
+    PYTHONPATH=$SITE "$PY" -m tridi.bench --csv "$OUT/python_bench.csv" >"$OUT/python_bench.log" 2>&1
+    rc=$?
+    [ $rc -ne 0 ] && rc_all=1
+    say "python bench rc=$rc ($(stamp))"
+    cat "$OUT/python_bench.log"
+  fi
 fi
 
 say "done rc=$rc_all ($(stamp))"
