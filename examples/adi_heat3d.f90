@@ -86,6 +86,7 @@ program adi_heat3d_f
   print '(a,3f10.4,a,f10.4)', 'wall ms per step: X/Y/Z solves', 1d3 * solve_s / steps, &
        ', the rest', 1d3 * rest_s / steps
   call analyse()
+  deallocate (u, w, coef)   ! the main program's arrays are not freed at its end
 
 contains
 
