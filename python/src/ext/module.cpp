@@ -114,15 +114,22 @@ nb::object execute(const char *fn, const PlanPtr &plan, Parsed &r, nb::handle d,
   Problem &p = r.p;
   nb::object info_obj;
   int32_t *info = nullptr;
+  // check=True on the host: the info array lives here, in a per-thread buffer
+  // reused by small problems (no allocation per call) or a temporary one
   static thread_local std::vector<int32_t> scratch;
+  constexpr size_t kKeep = size_t(1) << 18;  // systems whose info the buffer keeps (1 MiB)
+  std::vector<int32_t> large;
   View vi;
   if (p.on_gpu() || !check) {
     info_obj = new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32");
     parse_out_view(info_obj, vi, fn);
     info = reinterpret_cast<int32_t *>(vi.data);
-  } else {
+  } else if (static_cast<size_t>(p.batch) <= kKeep) {
     if (scratch.size() < static_cast<size_t>(p.batch)) scratch.resize(static_cast<size_t>(p.batch));
     info = scratch.data();
+  } else {
+    large.resize(static_cast<size_t>(p.batch));
+    info = large.data();
   }
   if (p.elems == 0) {
     // nothing to solve (tridi would touch nothing); systems of length 0 are solved
