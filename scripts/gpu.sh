@@ -2,13 +2,8 @@
 # Build, test (CTest + compute-sanitizer memcheck/racecheck) and benchmark
 # tridi's CUDA backend on a GPU machine, in one go.
 #
-#   scripts/gpu.sh [STAGES]      STAGES: comma list of build,test,sanitize,bench,tune,ctune,
-#                                python (default build,test,sanitize,bench)
-#
-# The python stage builds the Python package with CUDA (pip, no network: the
-# image's nanobind and scikit-build-core) into /tmp/tridi-site, runs
-# python/tests there (CuPy and PyTorch tests included) and python -m
-# tridi.bench; it needs no other stage.
+#   scripts/gpu.sh [STAGES]      STAGES: comma list of build,test,sanitize,bench,tune,ctune
+#                                (default build,test,sanitize,bench)
 #
 # Environment:
 #   OUT            where logs and CSV files go (default ./out-gpu)
@@ -172,6 +167,10 @@ if has ctune; then
   rm -f "$OUT/ctune_one.csv"
 fi
 
+# Stage python (not in the default list: scripts/gpu.sh python): the Python
+# package built with CUDA (pip, no network: the image's nanobind and
+# scikit-build-core) into /tmp/tridi-site, python/tests run there (CuPy and
+# PyTorch tests included), then python -m tridi.bench.  Needs no other stage.
 if has python; then
   say "python ($(stamp))"
   PY=${PYTHON:-python3}
