@@ -6,6 +6,14 @@ need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v cc >/dev/null 2>&1 || need+=(gcc)
+command -v c++ >/dev/null 2>&1 || need+=(g++)       # the Python extension (nanobind)
+command -v gfortran >/dev/null 2>&1 || need+=(gfortran) # the Fortran module (optional in CMake)
+# The Python package's tests (scripts/test_python.sh): a venv and Python's headers.
+if command -v python3 >/dev/null 2>&1; then
+  python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
+  python3 -c 'import sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+    >/dev/null 2>&1 || need+=(python3-dev)
+fi
 command -v make >/dev/null 2>&1 || need+=(make)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 have_pkg libcmocka-dev || need+=(libcmocka-dev)

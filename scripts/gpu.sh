@@ -178,5 +178,35 @@ if has ctune; then
   rm -f "$OUT/ctune_one.csv"
 fi
 
+# Stage python (not in the default list: scripts/gpu.sh python): the Python
+# package built with CUDA (pip, no network: the image's nanobind and
+# scikit-build-core) into /tmp/tridi-site, python/tests run there (CuPy and
+# PyTorch tests included), then python -m tridi.bench.  Needs no other stage.
+if has python; then
+  say "python ($(stamp))"
+  PY=${PYTHON:-python3}
+  SITE=/tmp/tridi-site
+  rm -rf "$SITE"
+  "$PY" -m pip install --no-build-isolation --no-deps --target "$SITE" \
+    -C cmake.define.TRIDI_ENABLE_CUDA=ON -C cmake.define.CMAKE_CUDA_ARCHITECTURES=90 \
+    ./python >"$OUT/python_build.log" 2>&1
+  rc=$?
+  if [ $rc -ne 0 ]; then
+    say "python build FAILED"; tail -30 "$OUT/python_build.log"; rc_all=1
+  else
+    (cd python/tests && PYTHONPATH=$SITE "$PY" -m pytest -q -rs -p no:cacheprovider .) \
+      >"$OUT/python_test.log" 2>&1
+    rc=$?
+    [ $rc -ne 0 ] && rc_all=1
+    say "python tests rc=$rc: $(tail -1 "$OUT/python_test.log")"
+    grep -E "SKIPPED|FAILED" "$OUT/python_test.log" | head -20 | tee -a "$SUMMARY"
+    PYTHONPATH=$SITE "$PY" -m tridi.bench --csv "$OUT/python_bench.csv" >"$OUT/python_bench.log" 2>&1
+    rc=$?
+    [ $rc -ne 0 ] && rc_all=1
+    say "python bench rc=$rc ($(stamp))"
+    cat "$OUT/python_bench.log"
+  fi
+fi
+
 say "done rc=$rc_all ($(stamp))"
 exit $rc_all

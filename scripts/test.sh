@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Build tridi and run the whole test suite: the normal build with warnings as
 # errors (the CUDA code is compiled too wherever nvcc exists; GPU tests skip
-# without a GPU), then the same suite under AddressSanitizer +
-# UndefinedBehaviorSanitizer.  Installs missing Debian packages first.
+# without a GPU; the Fortran module and its tests wherever gfortran exists),
+# then the same suite under AddressSanitizer + UndefinedBehaviorSanitizer,
+# then the Python package built into a virtual environment under build/ and
+# its pytest suite (scripts/test_python.sh).  Installs missing Debian
+# packages first.
 #   ./scripts/test.sh            (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,3 +27,6 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 
 echo "== tests =="
 ctest --test-dir build/test --output-on-failure -j "$jobs" --timeout 900
+
+echo "== Python package (virtual environment build/pyvenv, pytest) =="
+./scripts/test_python.sh

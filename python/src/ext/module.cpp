@@ -1,0 +1,421 @@
+// tridi._tridi: the nanobind extension behind tridi.solve and tridi.Plan.
+//
+// Every argument is read in place (views.h), broadcast to one problem
+// (problem.h) and solved by one tridi_execute with the GIL released.  Plans
+// come from a small cache keyed by the whole layout, so that a repeated solve
+// costs the argument parsing and the execute only.  Arrays of other libraries
+// (CuPy, PyTorch) are allocated, and their current CUDA stream found, by the
+// Python helpers in tridi/_arrays.py: the extension itself never calls the
+// CUDA runtime.
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+#include <nanobind/stl/string.h>
+
+#include "problem.h"
+
+namespace tridipy {
+
+namespace {
+
+struct Numpy {
+  nb::object empty, f32, f64, i32;
+};
+
+Numpy &numpy() {
+  static Numpy *np = nullptr;
+  if (!np) {
+    nb::module_ m = nb::module_::import_("numpy");
+    np = new Numpy{m.attr("empty"), m.attr("dtype")("float32"), m.attr("dtype")("float64"),
+                   m.attr("dtype")("int32")};
+  }
+  return *np;
+}
+
+nb::tuple shape_tuple(const int64_t *shape, int n) {
+  PyObject *t = PyTuple_New(n);
+  if (!t) throw nb::python_error();
+  for (int i = 0; i < n; ++i) PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(shape[i]));
+  return nb::steal<nb::tuple>(t);
+}
+
+// A new array for the solution or the info array: NumPy for NumPy-like
+// (buffer-protocol) host operands, else the library of d (tridi._arrays.empty).
+nb::object new_array(const View &vd, nb::handle d_obj, const int64_t *shape, int n,
+                     const char *dtype) {
+  if (vd.from_buffer) {
+    Numpy &np = numpy();
+    const nb::object &dt = std::strcmp(dtype, "int32") == 0     ? np.i32
+                           : std::strcmp(dtype, "float32") == 0 ? np.f32
+                                                                : np.f64;
+    return np.empty(shape_tuple(shape, n), dt);
+  }
+  return arrays_module().attr("empty")(d_obj, shape_tuple(shape, n), dtype);
+}
+
+int alg_from_name(const char *fn, const char *name) {
+  tridi_alg alg = TRIDI_ALG_AUTO;
+  if (tridi_alg_from_name(name, &alg) != TRIDI_SUCCESS) {
+    std::string names;
+    for (int a = TRIDI_ALG_AUTO; a <= TRIDI_ALG_CR_RD; ++a)
+      names += std::string(a ? ", " : "") + "'" + tridi_alg_name((tridi_alg)a) + "'";
+    throw nb::value_error(
+        (std::string(fn) + ": alg='" + name + "' is not an algorithm; choose one of " + names).c_str());
+  }
+  return alg;
+}
+
+int backend_from_name(const char *fn, const char *name) {
+  for (int b = TRIDI_BACKEND_AUTO; b <= TRIDI_BACKEND_CUDA; ++b)
+    if (std::strcmp(name, tridi_backend_name((tridi_backend)b)) == 0) return b;
+  throw nb::value_error(
+      (std::string(fn) + ": backend='" + name + "' is not one of 'auto', 'cpu', 'ref', 'cuda'").c_str());
+}
+
+bool is_breakdown(tridi_status st) {
+  return st == TRIDI_ERR_ZERO_PIVOT || st == TRIDI_ERR_NONFINITE || st == TRIDI_ERR_INACCURATE;
+}
+
+// Parse a, b, c, d (and out) and broadcast them into p.  Returns the x
+// object: out itself, or None when a new array must be made.
+struct Parsed {
+  View va, vb, vc, vd, vo;
+  Problem p;
+};
+
+void parse_all(const char *fn, nb::handle a, nb::handle b, nb::handle c, nb::handle d,
+               int64_t axis, nb::handle out, Parsed &r) {
+  parse_view(d, r.vd, fn, "d", nullptr, nb::none());
+  parse_view(a, r.va, fn, "a", &r.vd, d);
+  parse_view(b, r.vb, fn, "b", &r.vd, d);
+  parse_view(c, r.vc, fn, "c", &r.vd, d);
+  View *const in[4] = {&r.va, &r.vb, &r.vc, &r.vd};
+  broadcast(fn, in, axis, r.p);
+  if (!out.is_none()) {
+    parse_out_view(out, r.vo, fn);
+    bind_out(fn, r.vo, r.p);
+  }
+}
+
+// Allocate x when out is None and point the problem at it.
+nb::object make_x(const char *fn, nb::handle d, nb::handle out, Parsed &r) {
+  if (!out.is_none()) return nb::borrow(out);
+  nb::object x = new_array(r.vd, d, r.p.shape, r.p.rank, dtype_str(r.p.dtype));
+  parse_out_view(x, r.vo, fn);
+  bind_out(fn, r.vo, r.p);
+  return x;
+}
+
+// Execute `plan` on the parsed problem and return x, or (x, info) when check
+// is false.  Breakdowns with check raise tridi.BreakdownError.
+nb::object execute(const char *fn, const PlanPtr &plan, Parsed &r, nb::handle d, nb::object x,
+                   bool check) {
+  Problem &p = r.p;
+  nb::object info_obj;
+  int32_t *info = nullptr;
+  // check=True on the host: the info array lives here, in a per-thread buffer
+  // reused by small problems (no allocation per call) or a temporary one
+  static thread_local std::vector<int32_t> scratch;
+  constexpr size_t kKeep = size_t(1) << 18;  // systems whose info the buffer keeps (1 MiB)
+  std::vector<int32_t> large;
+  View vi;
+  if (p.on_gpu() || !check) {
+    info_obj = new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32");
+    parse_out_view(info_obj, vi, fn);
+    info = reinterpret_cast<int32_t *>(vi.data);
+  } else if (static_cast<size_t>(p.batch) <= kKeep) {
+    if (scratch.size() < static_cast<size_t>(p.batch)) scratch.resize(static_cast<size_t>(p.batch));
+    info = scratch.data();
+  } else {
+    large.resize(static_cast<size_t>(p.batch));
+    info = large.data();
+  }
+  if (p.elems == 0) {
+    // nothing to solve (tridi would touch nothing); systems of length 0 are solved
+    if (p.batch > 0 && !info_obj.is_none() && !p.on_gpu())
+      std::memset(info, 0, sizeof(int32_t) * static_cast<size_t>(p.batch));
+    else if (p.batch > 0 && p.on_gpu())
+      arrays_module().attr("fill_zero")(info_obj);
+    if (check) return x;
+    return nb::make_tuple(x, info_obj);
+  }
+  void *stream = nullptr;
+  if (p.on_gpu())
+    stream = reinterpret_cast<void *>(nb::cast<uintptr_t>(arrays_module().attr("cuda_stream")(d)));
+  tridi_status st;
+  {
+    nb::gil_scoped_release release;
+    st = tridi_execute(plan->plan, p.ptr[0], p.ptr[1], p.ptr[2], p.ptr[3], p.ptr[4], info, stream);
+  }
+  if (st != TRIDI_SUCCESS && !(is_breakdown(st) && !p.on_gpu())) raise_status(fn, st);
+  if (p.on_gpu()) {
+    if (check) arrays_module().attr("check_info")(fn, info_obj, p.axis);
+    if (check) return x;
+    return nb::make_tuple(x, info_obj);
+  }
+  if (st != TRIDI_SUCCESS && check) {
+    nb::object host = new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32");
+    View vh;
+    parse_out_view(host, vh, fn);
+    std::memcpy(vh.data, info, sizeof(int32_t) * static_cast<size_t>(p.batch));
+    vh.release();
+    arrays_module().attr("raise_breakdown")(fn, host, tridi_status_name(st), p.axis);
+  }
+  if (check) return x;
+  return nb::make_tuple(x, info_obj);
+}
+
+nb::object solve(nb::handle a, nb::handle b, nb::handle c, nb::handle d, int64_t axis,
+                 nb::handle out, const char *alg, bool check) {
+  const char *fn = "tridi.solve";
+  PlanOptions o;
+  o.alg = std::strcmp(alg, "auto") == 0 ? TRIDI_ALG_AUTO : alg_from_name(fn, alg);
+  Parsed r;
+  parse_all(fn, a, b, c, d, axis, out, r);
+  nb::object x = make_x(fn, d, out, r);
+  PlanPtr plan = cached_plan(fn, r.p, o);
+  return execute(fn, plan, r, d, std::move(x), check);
+}
+
+// ---- tridi.Plan ------------------------------------------------------------------
+
+bool same_strides(const Problem &a, const int64_t (*s)[kMaxRank]) {
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
+    for (int j = 0; j < a.rank; ++j)
+      if (a.strides[k][j] != s[k][j]) return false;
+  return true;
+}
+
+std::string strides_str(const int64_t *s, int rank) {
+  std::string r = "(";
+  for (int j = 0; j < rank; ++j) r += std::to_string(s[j]) + (j + 1 < rank || rank == 1 ? "," : "") + (j + 1 < rank ? " " : "");
+  return r + ")";
+}
+
+class Plan {
+ public:
+  Plan(nb::sequence shape, const std::string &dtype, int64_t axis, const std::string &alg,
+       const std::string &backend, int device, int threads) {
+    const char *fn = "tridi.Plan";
+    const size_t rank = nb::len(shape);
+    if (rank < 1 || rank > static_cast<size_t>(kMaxRank))
+      throw nb::value_error(("tridi.Plan: shape must have 1 to " + std::to_string(kMaxRank) +
+                             " extents, got " + std::to_string(rank)).c_str());
+    if (dtype != "float32" && dtype != "float64")
+      throw nb::type_error(("tridi.Plan: dtype must be float32 or float64, got " + dtype).c_str());
+    p_.dtype = dtype == "float32" ? TRIDI_F32 : TRIDI_F64;
+    p_.rank = static_cast<int>(rank);
+    if (axis < -p_.rank || axis >= p_.rank)
+      throw nb::value_error(("tridi.Plan: axis " + std::to_string(axis) + " is out of bounds for " +
+                             std::to_string(rank) + " dimensions").c_str());
+    p_.axis = static_cast<int>(axis < 0 ? axis + p_.rank : axis);
+    p_.batch = 1;
+    p_.elems = 1;
+    for (int j = 0; j < p_.rank; ++j) {
+      p_.shape[j] = nb::cast<int64_t>(shape[j]);
+      if (p_.shape[j] < 0)
+        throw nb::value_error(("tridi.Plan: shape[" + std::to_string(j) + "] = " +
+                               std::to_string(p_.shape[j]) + " is negative").c_str());
+      p_.elems *= p_.shape[j];
+      if (j != p_.axis) {
+        p_.batch *= p_.shape[j];
+        p_.batch_shape[p_.batch_rank++] = p_.shape[j];
+      }
+    }
+    o_.alg = alg == "auto" ? TRIDI_ALG_AUTO : alg_from_name(fn, alg.c_str());
+    o_.backend = backend_from_name(fn, backend.c_str());
+    if (o_.backend == TRIDI_BACKEND_AUTO) o_.backend = TRIDI_BACKEND_CPU;
+    o_.device = device;
+    o_.threads = threads;
+    if (threads < 0) throw nb::value_error("tridi.Plan: threads must be >= 0");
+    p_.dev_type = o_.backend == TRIDI_BACKEND_CUDA ? kDevCUDA : kDevCPU;
+    p_.dev_id = o_.backend == TRIDI_BACKEND_CUDA ? device : 0;
+    // Until the first call binds the arrays' strides: all five operands packed in C order.
+    int64_t s[kMaxRank];
+    contiguous_strides(p_, s);
+    for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
+      for (int j = 0; j < p_.rank; ++j) p_.strides[k][j] = p_.shape[j] > 1 ? s[j] : 0;
+    plan_ = make_plan(fn, p_, o_);
+  }
+
+  nb::object call(nb::handle a, nb::handle b, nb::handle c, nb::handle d, nb::handle out, bool check) {
+    const char *fn = "tridi.Plan";
+    Parsed r;
+    parse_all(fn, a, b, c, d, p_.axis, out, r);
+    Problem &p = r.p;
+    bool same = p.rank == p_.rank;
+    for (int j = 0; same && j < p.rank; ++j) same = p.shape[j] == p_.shape[j];
+    if (!same)
+      throw nb::value_error(("tridi.Plan: the plan is for shape " + p_.shape_str() +
+                             " but the operands broadcast to " + p.shape_str()).c_str());
+    if (p.dtype != p_.dtype)
+      throw nb::type_error(("tridi.Plan: the plan is for " + std::string(dtype_str(p_.dtype)) +
+                            " but the operands are " + dtype_str(p.dtype)).c_str());
+    if (p.on_gpu() != p_.on_gpu() || (p.on_gpu() && p.dev_id != p_.dev_id))
+      throw nb::value_error(("tridi.Plan: the plan runs on " +
+                             std::string(tridi_backend_name((tridi_backend)o_.backend)) +
+                             (p_.on_gpu() ? ":" + std::to_string(p_.dev_id) : std::string()) +
+                             " but the operands are on " + r.vd.device_name()).c_str());
+    nb::object x = make_x(fn, d, out, r);
+    if (!same_strides(p, p_.strides)) {
+      if (bound_) {
+        static const char *names[5] = {"a", "b", "c", "d", "x"};
+        std::string msg = "tridi.Plan: the operands' strides differ from those of the plan's first call:";
+        for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
+          bool eq = true;
+          for (int j = 0; j < p.rank; ++j) eq = eq && p.strides[k][j] == p_.strides[k][j];
+          if (!eq)
+            msg += std::string(" ") + names[k] + " has " + strides_str(p.strides[k], p.rank) +
+                   ", the plan " + strides_str(p_.strides[k], p.rank) + ";";
+        }
+        msg += " (strides in elements; make another Plan for another layout)";
+        throw nb::value_error(msg.c_str());
+      }
+      PlanPtr fresh = make_plan(fn, p, o_);
+      plan_ = std::move(fresh);
+      std::memcpy(p_.strides, p.strides, sizeof p_.strides);
+    }
+    bound_ = true;
+    return execute(fn, plan_, r, d, std::move(x), check);
+  }
+
+  tridi_plan_info info() const {
+    tridi_plan_info i;
+    std::memset(&i, 0, sizeof i);
+    i.struct_size = sizeof i;
+    const tridi_status st = tridi_plan_get_info(plan_->plan, &i);
+    if (st) raise_status("tridi.Plan", st);
+    return i;
+  }
+  std::string alg() const { return tridi_alg_name(info().alg); }
+  std::string backend() const { return tridi_backend_name(info().backend); }
+  std::string kernel() const { const char *k = info().kernel; return k ? k : ""; }
+  std::string selection() const { const char *s = info().selection; return s ? s : ""; }
+  int threads() const { return info().num_threads; }
+  size_t workspace_bytes() const {
+    size_t n = 0;
+    const tridi_status st = tridi_plan_workspace_size(plan_->plan, &n);
+    if (st) raise_status("tridi.Plan", st);
+    return n;
+  }
+  nb::tuple shape() const { return shape_tuple(p_.shape, p_.rank); }
+  std::string dtype() const { return dtype_str(p_.dtype); }
+  int axis() const { return p_.axis; }
+  int64_t num_systems() const { return p_.batch; }
+  bool bound() const { return bound_; }
+  int device() const { return p_.dev_id; }
+  nb::dict strides() const {
+    static const char *names[5] = {"a", "b", "c", "d", "x"};
+    nb::dict d;
+    for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) d[names[k]] = shape_tuple(p_.strides[k], p_.rank);
+    return d;
+  }
+
+ private:
+  Problem p_;
+  PlanOptions o_;
+  PlanPtr plan_;
+  bool bound_ = false;
+};
+
+// Seconds taken by `reps` tridi_execute calls on the plan tridi.solve would
+// use for these arrays, in one C loop without the GIL (the benchmark's "C
+// library" figure).  out is required; on the GPU the stream is synchronised
+// before and after through the array library.
+double time_execute(nb::handle a, nb::handle b, nb::handle c, nb::handle d, nb::handle out,
+                    int64_t axis, const char *alg, int64_t reps) {
+  const char *fn = "tridi._tridi.time_execute";
+  PlanOptions o;
+  o.alg = std::strcmp(alg, "auto") == 0 ? TRIDI_ALG_AUTO : alg_from_name(fn, alg);
+  Parsed r;
+  parse_all(fn, a, b, c, d, axis, out, r);
+  if (out.is_none()) throw nb::value_error("time_execute: out is required");
+  PlanPtr plan = cached_plan(fn, r.p, o);
+  Problem &p = r.p;
+  std::vector<int32_t> host_info(static_cast<size_t>(p.batch > 0 ? p.batch : 1));
+  nb::object info_obj;
+  View vi;
+  int32_t *info = host_info.data();
+  void *stream = nullptr;
+  if (p.on_gpu()) {
+    info_obj = new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32");
+    parse_out_view(info_obj, vi, fn);
+    info = reinterpret_cast<int32_t *>(vi.data);
+    stream = reinterpret_cast<void *>(nb::cast<uintptr_t>(arrays_module().attr("cuda_stream")(d)));
+    arrays_module().attr("synchronize")(d);
+  }
+  tridi_status st = TRIDI_SUCCESS;
+  std::chrono::steady_clock::time_point t0, t1;
+  {
+    nb::gil_scoped_release release;
+    t0 = std::chrono::steady_clock::now();
+    for (int64_t i = 0; i < reps && st == TRIDI_SUCCESS; ++i)
+      st = tridi_execute(plan->plan, p.ptr[0], p.ptr[1], p.ptr[2], p.ptr[3], p.ptr[4], info, stream);
+    if (!p.on_gpu()) t1 = std::chrono::steady_clock::now();
+  }
+  if (p.on_gpu()) {
+    arrays_module().attr("synchronize")(d);
+    t1 = std::chrono::steady_clock::now();
+  }
+  if (st != TRIDI_SUCCESS) raise_status(fn, st);
+  return std::chrono::duration<double>(t1 - t0).count();
+}
+
+nb::dict build_info() {
+  nb::dict d;
+  int ma = 0, mi = 0, pa = 0;
+  tridi_version(&ma, &mi, &pa);
+  d["version"] = std::to_string(ma) + "." + std::to_string(mi) + "." + std::to_string(pa);
+  d["cuda"] = tridi_backend_available(TRIDI_BACKEND_CUDA) != 0;
+  d["cpu_simd"] = tridi_simd_name(tridi_cpu_simd_detect());
+  nb::list algs;
+  for (int a = TRIDI_ALG_AUTO; a <= TRIDI_ALG_CR_RD; ++a) algs.append(tridi_alg_name((tridi_alg)a));
+  d["algorithms"] = algs;
+  return d;
+}
+
+}  // namespace
+
+}  // namespace tridipy
+
+NB_MODULE(_tridi, m) {
+  using namespace tridipy;
+  namespace nb = nanobind;
+  m.doc() = "tridi's compiled core (use the functions of the tridi package).";
+  m.def("solve", &solve, nb::arg("a").none(), nb::arg("b").none(), nb::arg("c").none(),
+        nb::arg("d").none(), nb::arg("axis"),
+        nb::arg("out").none(), nb::arg("alg"), nb::arg("check"),
+        "Core of tridi.solve (see its docstring).");
+  m.def("time_execute", &time_execute, nb::arg("a"), nb::arg("b"), nb::arg("c"), nb::arg("d"),
+        nb::arg("out").none(), nb::arg("axis"), nb::arg("alg"), nb::arg("reps"),
+        "Seconds for reps tridi_execute calls in one C loop (benchmark helper).");
+  m.def("build_info", &build_info, "Version, CUDA availability, SIMD level and algorithm names.");
+  m.def("backend_available", [](const std::string &name) {
+    return tridi_backend_available((tridi_backend)backend_from_name("tridi.backend_available", name.c_str())) != 0;
+  }, nb::arg("name"));
+  m.def("clear_plan_cache", &clear_plan_cache, "Destroy the plans cached by tridi.solve.");
+  m.def("plan_cache_size", &plan_cache_size, "Number of plans cached by tridi.solve.");
+
+  nb::class_<Plan>(m, "Plan", "Core of tridi.Plan (see its docstring).")
+      .def(nb::init<nb::sequence, const std::string &, int64_t, const std::string &,
+                    const std::string &, int, int>(),
+           nb::arg("shape"), nb::arg("dtype"), nb::arg("axis"), nb::arg("alg"), nb::arg("backend"),
+           nb::arg("device"), nb::arg("threads"))
+      .def("__call__", &Plan::call, nb::arg("a").none(), nb::arg("b").none(), nb::arg("c").none(),
+           nb::arg("d").none(),
+           nb::arg("out").none() = nb::none(), nb::arg("check") = true)
+      .def_prop_ro("alg", &Plan::alg)
+      .def_prop_ro("backend", &Plan::backend)
+      .def_prop_ro("kernel", &Plan::kernel)
+      .def_prop_ro("selection", &Plan::selection)
+      .def_prop_ro("threads", &Plan::threads)
+      .def_prop_ro("workspace_bytes", &Plan::workspace_bytes)
+      .def_prop_ro("shape", &Plan::shape)
+      .def_prop_ro("dtype", &Plan::dtype)
+      .def_prop_ro("axis", &Plan::axis)
+      .def_prop_ro("device", &Plan::device)
+      .def_prop_ro("num_systems", &Plan::num_systems)
+      .def_prop_ro("bound", &Plan::bound)
+      .def_prop_ro("strides", &Plan::strides);
+}

@@ -1,0 +1,202 @@
+"""CuPy and PyTorch arrays: CUDA arrays solved on the GPU on the library's
+current stream; PyTorch CPU tensors on the CPU through DLPack.  Each test
+skips when its library, a GPU, or tridi's CUDA backend is missing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tridi
+from conftest import assert_solves, dominant
+
+try:
+    import cupy
+except Exception:  # ImportError, or a CuPy without its CUDA libraries
+    cupy = None
+try:
+    import torch
+except Exception:
+    torch = None
+
+
+def _cupy_gpu():
+    if cupy is None:
+        return False
+    try:
+        return cupy.cuda.runtime.getDeviceCount() > 0
+    except Exception:
+        return False
+
+
+def _torch_gpu():
+    return torch is not None and torch.cuda.is_available()
+
+
+needs_cupy = pytest.mark.skipif(not _cupy_gpu(), reason="CuPy with a GPU is not available")
+needs_torch = pytest.mark.skipif(torch is None, reason="PyTorch is not installed")
+needs_torch_gpu = pytest.mark.skipif(not _torch_gpu(), reason="PyTorch with a GPU is not available")
+needs_cuda_build = pytest.mark.skipif(not tridi.has_cuda,
+                                      reason="tridi was built without CUDA or sees no GPU")
+
+
+# ---- CuPy ------------------------------------------------------------------------
+
+@needs_cupy
+@needs_cuda_build
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("axis", [0, 1, 2])
+def test_cupy_axes(rng, dtype, axis):
+    host = dominant(rng, (6, 33, 20), dtype)
+    dev = [cupy.asarray(v) for v in host]
+    x = tridi.solve(*dev, axis=axis)
+    assert isinstance(x, cupy.ndarray) and x.dtype == dtype
+    assert_solves(x.get(), *host, axis=axis)
+
+
+@needs_cupy
+@needs_cuda_build
+def test_cupy_strides_broadcast_in_place(rng):
+    a, b, c, _ = dominant(rng, (40,))
+    d = rng.uniform(-1, 1, (40, 30))
+    dd = cupy.asarray(d)[::-1, ::2]
+    want = d[::-1, ::2]
+    x = tridi.solve(cupy.asarray(a), cupy.asarray(b), cupy.asarray(c), dd, axis=0, out=dd)
+    assert x is dd
+    assert_solves(dd.get(), a[:, None], b[:, None], c[:, None], want, axis=0)
+    x = tridi.solve(-1.0, 4.0, -1.0, cupy.asarray(d))  # Python numbers on the device
+    assert_solves(x.get(), -1.0, 4.0, -1.0, d)
+
+
+@needs_cupy
+@needs_cuda_build
+def test_cupy_current_stream(rng):
+    host = dominant(rng, (64, 256))
+    with cupy.cuda.Stream(non_blocking=True) as stream:
+        dev = [cupy.asarray(v) for v in host]
+        x, info = tridi.solve(*dev, check=False)  # queued on `stream`, no wait
+        assert isinstance(info, cupy.ndarray) and info.shape == (64,)
+        stream.synchronize()
+    assert not info.get().any()
+    assert_solves(x.get(), *host)
+
+
+@needs_cupy
+@needs_cuda_build
+def test_cupy_breakdown(rng):
+    a, b, c, d = dominant(rng, (4, 16))
+    b[2, 0] = 0
+    with pytest.raises(tridi.BreakdownError) as e:
+        tridi.solve(*(cupy.asarray(v) for v in (a, b, c, d)))
+    assert [int(s) for s in e.value.systems[0]] == [2]
+
+
+@needs_cupy
+@needs_cuda_build
+def test_cupy_plan(rng):
+    host = dominant(rng, (8, 128))
+    plan = tridi.Plan((8, 128), np.float64, backend="cuda")
+    assert plan.backend == "cuda"
+    x = plan(*(cupy.asarray(v) for v in host))
+    assert_solves(x.get(), *host)
+
+
+@needs_cupy
+def test_cupy_mixed_devices(rng):
+    a, b, c, d = dominant(rng, (4, 8))
+    with pytest.raises(ValueError, match="one device"):
+        tridi.solve(a, b, c, cupy.asarray(d))
+
+
+@needs_cupy
+def test_cupy_without_cuda_backend(rng):
+    if tridi.has_cuda:
+        pytest.skip("tridi has CUDA")
+    with pytest.raises(RuntimeError, match="BACKEND_UNAVAILABLE"):
+        tridi.solve(*(cupy.asarray(v) for v in dominant(rng, (4, 8))))
+
+
+# ---- PyTorch ---------------------------------------------------------------------
+
+@needs_torch
+def test_torch_cpu_tensors(rng):
+    host = dominant(rng, (5, 3, 12))
+    tens = [torch.from_numpy(v) for v in host]
+    x = tridi.solve(*tens, axis=1)
+    assert isinstance(x, torch.Tensor) and x.dtype == torch.float64
+    assert_solves(x.numpy(), *host, axis=1)
+    t = tens[3].transpose(0, 2)  # strided tensor, in place
+    keep = t.clone()
+    tridi.solve(*(v.transpose(0, 2) for v in tens[:3]), t, axis=1, out=t)
+    assert_solves(t.numpy(), *(v.transpose(0, 2) for v in host[:3]), keep.numpy(), axis=1)
+
+
+@needs_torch_gpu
+@needs_cuda_build
+@pytest.mark.parametrize("dtype", [torch.float32 if torch else None, torch.float64 if torch else None])
+def test_torch_cuda(rng, dtype):
+    host = dominant(rng, (16, 50), np.float32 if dtype == torch.float32 else np.float64)
+    dev = [torch.from_numpy(v).cuda() for v in host]
+    x = tridi.solve(*dev)
+    assert x.is_cuda and x.dtype == dtype
+    assert_solves(x.cpu().numpy(), *host)
+
+
+@needs_torch_gpu
+@needs_cuda_build
+def test_torch_current_stream(rng):
+    host = dominant(rng, (32, 100))
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        dev = [torch.from_numpy(v).cuda() for v in host]
+        x, info = tridi.solve(*dev, axis=-1, check=False)
+        assert info.is_cuda and info.dtype == torch.int32
+    stream.synchronize()
+    assert not info.cpu().numpy().any()
+    assert_solves(x.cpu().numpy(), *host)
+
+
+@needs_torch_gpu
+@needs_cuda_build
+def test_torch_in_place_broadcast(rng):
+    a, b, c, _ = dominant(rng, (64,))
+    d = rng.uniform(-1, 1, (64, 10))
+    t = torch.from_numpy(d.copy()).cuda()
+    tridi.solve(*(torch.from_numpy(v).cuda() for v in (a, b, c)), t, axis=0, out=t)
+    assert_solves(t.cpu().numpy(), a[:, None], b[:, None], c[:, None], d, axis=0)
+
+
+# ---- any DLPack producer ---------------------------------------------------------
+
+class DLPackOnly:
+    """An array that offers only DLPack (no buffer protocol), as JAX or an
+    unknown library would: the path CuPy and PyTorch arrays take."""
+
+    def __init__(self, arr):
+        self.arr = arr
+
+    def __dlpack__(self, **kwargs):
+        return self.arr.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.arr.__dlpack_device__()
+
+
+def test_dlpack_producers_on_the_host(rng):
+    host = dominant(rng, (4, 5, 9))
+    views = [v[:, ::-1, 1:] for v in host]
+    x = tridi.solve(*(DLPackOnly(v) for v in views), axis=1)
+    assert isinstance(x, np.ndarray)  # a host result of an unknown library: NumPy
+    assert_solves(x, *views, axis=1)
+    out = np.zeros((4, 5, 8))[:, ::-1]
+    y = tridi.solve(*(DLPackOnly(v) for v in views), axis=1, out=DLPackOnly(out))
+    assert isinstance(y, DLPackOnly)
+    assert_solves(out, *views, axis=1)
+    x2, info = tridi.solve(*(DLPackOnly(v) for v in views), axis=1, check=False)
+    assert info.shape == (4, 8) and not info.any()
+    ro = np.zeros((4, 5, 8))
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        tridi.solve(*(DLPackOnly(v) for v in views), axis=1, out=DLPackOnly(ro))
+    with pytest.raises(TypeError, match="int64"):
+        tridi.solve(*views[:3], DLPackOnly(np.ones((4, 5, 8), np.int64)), axis=1)
