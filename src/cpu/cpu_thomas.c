@@ -150,13 +150,15 @@ static size_t round64(size_t b) { return (b + 63) & ~(size_t)63; }
 
 /* Per-thread scratch bytes for G = lanes, S sub-groups and tiles of KT rows: 4 tiles of KT x G
  * (a, b, c, d), one of KT x S G (x), two of KT x G (staging for unaligned TRANS x), 4 of KT x G
- * (the next a, b, c, d tiles of the fused sweep), S x 4G of sweep state, S x n x 2G of c'/d'.
+ * (the next a, b, c, d tiles of the fused sweep), S x TRIDI_CPU_STATE G of sweep state,
+ * S x n x 2G of c'/d'.
  * 0 on size_t overflow. */
 static size_t scratch_bytes(const struct tridi_plan_s *plan, int lanes, int S, int KT) {
   const size_t G = (size_t)lanes, K = (size_t)KT, es = plan->esize;
   const uint64_t n = (uint64_t)plan->lay.n;
   if (n > (SIZE_MAX / 4) / (2 * G * es * (size_t)S)) return 0;
-  return round64(((10 + (size_t)S) * K * G + 4 * G * (size_t)S + 2 * (size_t)n * G * (size_t)S) *
+  return round64(((10 + (size_t)S) * K * G + TRIDI_CPU_STATE * G * (size_t)S +
+                   2 * (size_t)n * G * (size_t)S) *
                  es);
 }
 
@@ -336,6 +338,7 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   P->pf_next = trans && L->n * (int64_t)plan->esize <= TRIDI_CPU_PF_NEXT_BYTES;
   if (ov->pf_next.set) P->pf_next = (int)ov->pf_next.v;
   P->scratch_bytes = scr;
+  P->growth = plan->growth;
 
   const int f32 = plan->dtype == TRIDI_F32;
   const char *simd = "portable";
