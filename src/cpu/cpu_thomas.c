@@ -179,20 +179,10 @@ const char *tridi_cpu_thomas_applies(const struct tridi_plan_s *plan) {
   return NULL;
 }
 
-tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
-  cpu_overrides knobs;
-  const cpu_overrides *ov = read_overrides(&knobs);
+/* The layout part of the plan (see cpu_thomas.h). */
+void tridi_cpu_layout_priv(const struct tridi_plan_s *plan, tridi_cpu_thomas_priv *P) {
   const tridi_layout *L = &plan->lay;
-  const int G = lanes_of(plan, ov);
-  if (scratch_bytes(plan, G, 1, rows_of(plan)) == 0)
-    return tridi_set_error(TRIDI_ERR_ALLOC,
-                           "tridi_plan_create: cpu_thomas needs n x %d x 2 elements of scratch per "
-                           "thread; n = %lld is too large",
-                           G, (long long)L->n);
-  tridi_cpu_thomas_priv *P = calloc(1, sizeof *P);
-  if (!P) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
   P->n = L->n;
-
   P->lane_dim = lane_dim_of(L);
   P->lane_ext = P->lane_dim >= 0 ? L->bext[P->lane_dim] : 1;
   /* system-number step of each batch dim (row-major over bext) */
@@ -219,6 +209,22 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
     P->lstride[k] = P->lane_dim >= 0 ? L->bstride[k][P->lane_dim] : 0;
     P->cls[k] = class_of(L, P->lane_dim, k);
   }
+  P->sub = 1;
+}
+
+tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
+  cpu_overrides knobs;
+  const cpu_overrides *ov = read_overrides(&knobs);
+  const tridi_layout *L = &plan->lay;
+  const int G = lanes_of(plan, ov);
+  if (scratch_bytes(plan, G, 1, rows_of(plan)) == 0)
+    return tridi_set_error(TRIDI_ERR_ALLOC,
+                           "tridi_plan_create: cpu_thomas needs n x %d x 2 elements of scratch per "
+                           "thread; n = %lld is too large",
+                           G, (long long)L->n);
+  tridi_cpu_thomas_priv *P = calloc(1, sizeof *P);
+  if (!P) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
+  tridi_cpu_layout_priv(plan, P);
 
   /* Sub-groups: where rows are contiguous across lanes (VEC), sweep S
    * neighbouring groups tile by tile together, so that each row is read as

@@ -76,6 +76,13 @@ typedef struct tridi_cpu_thomas_priv {
   tridi_cpu_kernel_fn kernel;
 } tridi_cpu_thomas_priv;
 
+/* The layout part of a plan, shared with the pivoting kernel (src/cpu/pivot/):
+ * n, the lane dimension (the batch dim with the smallest nonzero |stride|
+ * of x) and its extent and system step, the outer dims, every operand's
+ * axis and lane strides and access class; sub = 1.  The caller sets the
+ * rest (group width, tiles, work items, scratch, kernel). */
+void tridi_cpu_layout_priv(const struct tridi_plan_s *plan, tridi_cpu_thomas_priv *P);
+
 /* Kernels, one per ISA compiled in and element type. */
 #define TRIDI_CPU_DECLARE_KERNELS(SFX)                                                          \
   void tridi_cpu_thomas_kernel_##SFX##_f32(const struct tridi_plan_s *,                        \

@@ -236,7 +236,11 @@ static const tridi_solver scalar_solvers[] = {
      tridi_cpu_alg_init, tridi_cpu_alg_execute, NULL},
     {"cpu_cr_rd", TRIDI_BACKEND_CPU, TRIDI_ALG_CR_RD, TRIDI_RANK_EXPLICIT, tridi_ref_alg_applies,
      tridi_cpu_alg_init, tridi_cpu_alg_execute, NULL},
-    /* CPU, pivoting (pivot = partial): the reference over systems. */
+    /* CPU, pivoting (pivot = partial): the SIMD kernel (lanes across systems,
+     * per-lane row interchanges) where it applies, as cpu_thomas; the
+     * reference over systems where it does not. */
+    {"cpu_lu_partial", TRIDI_BACKEND_CPU, TRIDI_ALG_LU_PARTIAL, 0, tridi_cpu_lu_applies,
+     tridi_cpu_lu_init, tridi_cpu_lu_execute, tridi_cpu_lu_destroy},
     {"cpu_lu_partial_ref", TRIDI_BACKEND_CPU, TRIDI_ALG_LU_PARTIAL, 1, NULL, tridi_cpu_lu_ref_init,
      tridi_cpu_lu_ref_execute, NULL},
 #ifdef TRIDI_HAVE_CUDA
