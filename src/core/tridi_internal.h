@@ -209,12 +209,13 @@ struct tridi_plan_s {
  * non-finite value produced at row k), or TRIDI_INFO_INACCURATE (growth).
  * Check order in row i: inputs (a_i for i>0, b_i, c_i for i<n-1, d_i)
  * finite, pivot nonzero, c'_i and d'_i finite; then the back substitution
- * from row n-1 down: x_i finite; then growth: with N_i = |a_i| +
- * |a_i c'_{i-1}| + |u_i| + |c_i| and D_i = |a_i| + |b_i| + |c_i| (u_i = b_i -
- * a_i c'_{i-1} the pivot, each sum added left to right in the element
- * type, a_0 = c_{n-1} = 0), max N_i > TRIDI_GROWTH_LIMIT * max D_i gives
- * TRIDI_INFO_INACCURATE (x is written).  The SIMD kernels compute the
- * indicator with the same operations. */
+ * from row n-1 down: x_i finite; then growth: with t_i = |a_i| + |c_i|,
+ * N_i = (t_i + |a_i c'_{i-1}|) + |u_i| and D_i = t_i + |b_i| (u_i = b_i -
+ * a_i c'_{i-1} the pivot, in the element type, a_0 = c_{n-1} = 0),
+ * max N_i > TRIDI_GROWTH_LIMIT * max D_i gives TRIDI_INFO_INACCURATE (x is
+ * written).  The SIMD kernels compute the indicator with the same
+ * operations, except AVX-512, which fuses t_i + |a_i| |c'_{i-1}| into an
+ * FMA (as it does u_i). */
 int32_t tridi_ref_thomas_f32(int64_t n, const float *a, int64_t sa, const float *b,
                              int64_t sb, const float *c, int64_t sc, const float *d,
                              int64_t sd, float *x, int64_t sx, float *work);

@@ -4,9 +4,9 @@
  * same operations in the same order, so x is bit-for-bit the same, and the
  * same flag TRIDI_INFO_INACCURATE when max N_i > 8 max D_i); the indicator
  * is the two running maxima, N_i = |a_i| + |a_i c'_{i-1}| + |u_i| + |c_i|
- * and D_i = |a_i| + |b_i| + |c_i|, from values the elimination has in hand,
- * returned as their ratio: the oracle of the detection that non-pivoting
- * kernels do. */
+ * and D_i = |a_i| + |b_i| + |c_i| (added in the order tridi_internal.h
+ * gives), from values the elimination has in hand, returned as their
+ * ratio: the oracle of the detection that non-pivoting kernels do. */
 #include <math.h>
 
 #include "ref_pivot.h"
@@ -33,8 +33,9 @@
         *growth = (T)INFINITY;                                                                     \
         return (int32_t)(i + 1);                                                                   \
       }                                                                                            \
-      const T ni = FABS(ai) + FABS(ai * cp) + FABS(m) + FABS(ci); /* a_i c'_{i-1} = l_i c_{i-1} */ \
-      const T di_ = FABS(ai) + FABS(bi) + FABS(ci);                                                \
+      const T t = FABS(ai) + FABS(ci);                                                             \
+      const T ni = (t + FABS(ai * cp)) + FABS(m); /* a_i c'_{i-1} = l_i c_{i-1} */                 \
+      const T di_ = t + FABS(bi);                                                                  \
       nmax = ni > nmax ? ni : nmax;                                                                \
       dmax = di_ > dmax ? di_ : dmax;                                                              \
       const T r = (T)1 / m;                                                                        \

@@ -26,8 +26,9 @@
       const T acp = ai * cp;                                                                   \
       const T m = bi - acp;                                                                    \
       if (m == (T)0) return (int32_t)(i + 1);                                                  \
-      const T ni = FABS(ai) + FABS(acp) + FABS(m) + FABS(ci);                                  \
-      const T di_ = FABS(ai) + FABS(bi) + FABS(ci);                                            \
+      const T t = FABS(ai) + FABS(ci);                                                         \
+      const T ni = (t + FABS(acp)) + FABS(m);                                                  \
+      const T di_ = t + FABS(bi);                                                              \
       nmax = ni > nmax ? ni : nmax;                                                            \
       dmax = di_ > dmax ? di_ : dmax;                                                          \
       const T r = (T)1 / m;                                                                    \
