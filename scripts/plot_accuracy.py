@@ -23,7 +23,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-ALG_ORDER = ["lapack", "thomas_ref", "thomas", "cr", "pcr", "rd", "cr_pcr", "cr_rd"]
+ALG_ORDER = ["lapack", "thomas_ref", "thomas", "cr", "pcr", "rd", "cr_pcr", "cr_rd",
+             "lu_partial", "auto"]
 STYLE = {
     "lapack": dict(color="black", ls="-", lw=2.0),
     "thomas_ref": dict(color="tab:gray", ls="--"),
@@ -33,6 +34,8 @@ STYLE = {
     "rd": dict(color="tab:red", ls="-"),
     "cr_pcr": dict(color="tab:cyan", ls="--"),
     "cr_rd": dict(color="tab:orange", ls="--"),
+    "lu_partial": dict(color="tab:purple", ls="-"),
+    "auto": dict(color="tab:brown", ls=":"),
 }
 
 
@@ -54,8 +57,8 @@ def table(rows, metric):
         groups[(r["family"], r["dtype"], r["alg"])][int(r["n"])] = r
     out = ["| family | dtype | algorithm | " + " | ".join("n=%d" % n for n in ns) + " |",
            "|---|---|---|" + "---|" * len(ns)]
-    fams = sorted({k[0] for k in groups}, key=lambda f: ["dominant", "close", "laplace"].index(f)
-                  if f in ["dominant", "close", "laplace"] else 9)
+    own = ["dominant", "close", "laplace"]
+    fams = sorted({k[0] for k in groups}, key=lambda f: (own.index(f), "") if f in own else (9, f))
     for fam in fams:
         for dt in ["f32", "f64"]:
             for alg in ALG_ORDER:
