@@ -105,7 +105,8 @@ typedef struct tt_problem {
   int64_t *row0;       /* nsys + 1 prefix sums of the lengths: xref / xlap index of (s, 0) */
   uint64_t seed;
   tt_buf buf[TT_NOPS]; /* buf[TT_X] unused (len 0) when in place */
-  double *xref;        /* reference solver solution, rows entries (NaN where it failed) */
+  double *xref;        /* reference solver solution, rows entries (NaN where it broke down;
+                          written where it flagged growth) */
   int32_t *ref_info;   /* reference solver info, nsys */
   double *xlap;        /* LAPACK solution, rows entries (NaN where LAPACK failed) */
   int32_t *lap_info;   /* LAPACK info */
