@@ -109,7 +109,8 @@ tridi_status tridi_alg_from_name(const char *name, tridi_alg *alg) {
 tridi_status tridi_pivot_from_name(const char *name, tridi_pivot *pivot) {
   tridi_clear_error();
   if (!name) return tridi_set_error(TRIDI_ERR_NULL_POINTER, "tridi_pivot_from_name: name is NULL");
-  if (!pivot) return tridi_set_error(TRIDI_ERR_NULL_POINTER, "tridi_pivot_from_name: pivot is NULL");
+  if (!pivot)
+    return tridi_set_error(TRIDI_ERR_NULL_POINTER, "tridi_pivot_from_name: pivot is NULL");
   for (int i = 0; i < NROWS(pivot_names); ++i)
     if (strcmp(pivot_names[i].name, name) == 0) {
       *pivot = (tridi_pivot)pivot_names[i].value;

@@ -54,8 +54,8 @@ static tridi_status check_options(const tridi_options *o) {
                            "tridi_plan_create: opts->flags = %#x; no flags are defined", o->flags);
   if (!tridi_pivot_valid(o->pivot))
     return tridi_set_error(TRIDI_ERR_INVALID_OPTION,
-                           "tridi_plan_create: opts->pivot = %d is unknown (TRIDI_PIVOT_AUTO, _NONE "
-                           "or _PARTIAL)",
+                           "tridi_plan_create: opts->pivot = %d is unknown (TRIDI_PIVOT_AUTO, "
+                           "_NONE or _PARTIAL)",
                            (int)o->pivot);
   if (o->assume_dominant != 0 && o->assume_dominant != 1)
     return tridi_set_error(TRIDI_ERR_INVALID_OPTION,
@@ -130,8 +130,9 @@ static tridi_status choose_solver(struct tridi_plan_s *p) {
     else if (forced ? s->alg != p->requested_alg : s->auto_rank < 0)
       snprintf(buf, sizeof buf, "%s", forced ? "not the forced algorithm" : "explicit only");
     else if (!pivot_family(p, s))
-      snprintf(buf, sizeof buf, "%s", p->pivot == TRIDI_PIVOT_PARTIAL ? "does not pivot (pivot = partial)"
-                                                                      : "pivots (pivot = partial only)");
+      snprintf(buf, sizeof buf, "%s",
+               p->pivot == TRIDI_PIVOT_PARTIAL ? "does not pivot (pivot = partial)"
+                                               : "pivots (pivot = partial only)");
     else
       snprintf(buf, sizeof buf, "applies, rank %d", s->auto_rank);
     note(p, s->name, buf);
@@ -329,8 +330,10 @@ static tridi_status run_second_pass(const struct tridi_plan_s *p, tridi_args *ar
   const tridi_args *ca = args;
 #pragma omp parallel for num_threads(p->num_threads) schedule(dynamic, 1024)
   for (int64_t s = 0; s < nsys; ++s)
-    if (info[s] != 0)
-      info[s] = p->kops->pivot_system(p, ca, s, work + (size_t)omp_get_thread_num() * p->resolve_work);
+    if (info[s] != 0) {
+      char *w = work + (size_t)omp_get_thread_num() * p->resolve_work;
+      info[s] = p->kops->pivot_system(p, ca, s, w);
+    }
   for (int64_t s = 0; s < nsys; ++s)
     if (info[s] != 0) return tridi_info_status(info[s]);
   return TRIDI_SUCCESS;

@@ -184,7 +184,7 @@ struct tridi_plan_s {
   const tridi_backend_ops *bops;
   tridi_alg requested_alg;
   tridi_alg alg;             /* solver->alg */
-  tridi_pivot pivot;         /* resolved: NONE, PARTIAL or AUTO (forcing LU_PARTIAL gives PARTIAL) */
+  tridi_pivot pivot;         /* resolved: NONE, PARTIAL, AUTO (forcing LU_PARTIAL gives PARTIAL) */
   int assume_dominant;       /* from the options */
   int growth;                /* non-pivoting Thomas solvers flag growth (TRIDI_INFO_INACCURATE) */
   int resolve;               /* AUTO's second pass runs (host backend, kind with pivot_system) */

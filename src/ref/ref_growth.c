@@ -56,7 +56,7 @@
       if (!isfinite(xn)) return (int32_t)(-(i + 1)); /* G stays: the elimination ended */          \
       x[i * sx] = xn;                                                                              \
     }                                                                                              \
-    return nmax > (T)TRIDI_GROWTH_LIMIT * dmax ? TRIDI_INFO_INACCURATE : 0;                         \
+    return nmax > (T)TRIDI_GROWTH_LIMIT * dmax ? TRIDI_INFO_INACCURATE : 0;                        \
   }
 
 TRIDI_REF_GROWTH(tridi_ref_growth_f32, float, fabsf)

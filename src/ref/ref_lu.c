@@ -20,8 +20,8 @@ int32_t tridi_ref_pivot_solve_system(const struct tridi_plan_s *plan, const trid
                                (float *)work);
   }
   const double *const *p = (const double *const *)args->op;
-  return tridi_ref_pivot_f64(L->n, p[0] + off[0], st[0], p[1] + off[1], st[1], p[2] + off[2],
-                             st[2], p[3] + off[3], st[3], (double *)args->op[4] + off[4], st[4],
+  return tridi_ref_pivot_f64(L->n, p[0] + off[0], st[0], p[1] + off[1], st[1], p[2] + off[2], st[2],
+                             p[3] + off[3], st[3], (double *)args->op[4] + off[4], st[4],
                              (double *)work);
 }
 
@@ -35,7 +35,8 @@ size_t tridi_ref_pivot_work_bytes(const struct tridi_plan_s *plan) {
 tridi_status tridi_ref_lu_init(struct tridi_plan_s *plan) {
   plan->ws_bytes = tridi_ref_pivot_work_bytes(plan);
   if (plan->ws_bytes == 0)
-    return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: ref_lu_partial workspace overflows");
+    return tridi_set_error(TRIDI_ERR_ALLOC,
+                           "tridi_plan_create: ref_lu_partial workspace overflows");
   return TRIDI_SUCCESS;
 }
 

@@ -39,17 +39,16 @@
  * (fill_collection): the AVX-512 kernels compute u_i with an FMA, so their
  * G and pivots differ from the reference's in the last bits, and those
  * outcomes are not a property either way. */
-#include "tt.h"
-
-#include "matgen.h"
-#include "ref_pivot.h"
-
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "matgen.h"
+#include "ref_pivot.h"
+#include "tt.h"
 
 /* ---- the variable kind's problems ------------------------------------------- */
 
@@ -68,8 +67,8 @@ static void var_free(void *p) {
   if (v) free(v->len);
   free(v);
 }
-static const tt_kind var_kind = {.name = "variable", .make_desc = var_make_desc,
-                                 .free_data = var_free};
+static const tt_kind var_kind = {
+    .name = "variable", .make_desc = var_make_desc, .free_data = var_free};
 
 /* B systems of lengths len[] in a packed or padded interleaved batch. */
 static int var_problem(tt_problem *P, tridi_dtype dt, tridi_var_layout lay, int64_t B,
@@ -94,14 +93,14 @@ static int var_problem(tt_problem *P, tridi_dtype dt, tridi_var_layout lay, int6
     }
     off += len[s];
   }
-  const tt_problem_spec spec = {.kind = &var_kind,
-                                .name = lay == TRIDI_VAR_INTERLEAVED ? "variable interleaved"
-                                                                     : "variable packed",
-                                .dtype = dt,
-                                .inplace = inplace,
-                                .nsys = B,
-                                .sys = sys,
-                                .kind_data = v};
+  const tt_problem_spec spec = {
+      .kind = &var_kind,
+      .name = lay == TRIDI_VAR_INTERLEAVED ? "variable interleaved" : "variable packed",
+      .dtype = dt,
+      .inplace = inplace,
+      .nsys = B,
+      .sys = sys,
+      .kind_data = v};
   const int rc = tt_problem_init_sys(P, &spec, seed, NULL);
   free(sys);
   return rc;
@@ -259,7 +258,9 @@ static int x_is_oracle(const tt_problem *P, int64_t s, const double *oracle) {
   }
   return 1;
 }
-static int x_is_pivot_oracle(const tt_problem *P, int64_t s) { return x_is_oracle(P, s, P->xpiv); }
+static int x_is_pivot_oracle(const tt_problem *P, int64_t s) {
+  return x_is_oracle(P, s, P->xpiv);
+}
 
 static void check_execute(tt_problem *P, tridi_plan plan, const mg_matrix *const *fam, tt_info *I,
                           const char *ctx) {
@@ -275,7 +276,8 @@ static void check_execute(tt_problem *P, tridi_plan plan, const mg_matrix *const
     if (info == 0) { /* solved: to 10 n eps */
       const double be = tt_problem_residual(P, s);
       if (!(be <= 10.0 * (double)n * eps) && bad++ < 3)
-        tt_fail("%s: system %" PRId64 " (%s, n %" PRId64 "): info 0 but backward error %.3g > 10 n eps",
+        tt_fail("%s: system %" PRId64 " (%s, n %" PRId64
+                "): info 0 but backward error %.3g > 10 n eps",
                 ctx, s, name, n, be);
     }
     if (info == TRIDI_INFO_INACCURATE && fam && fam[s] && never_flagged(fam[s]) && bad++ < 3)
@@ -284,14 +286,16 @@ static void check_execute(tt_problem *P, tridi_plan plan, const mg_matrix *const
     if (tt_problem_pivoted(P, s) && P->piv_info[s] == 0 &&
         (exact || (P->pivot == TRIDI_PIVOT_AUTO && P->ref_info[s] != 0)) &&
         !x_is_pivot_oracle(P, s) && bad++ < 3)
-      tt_fail("%s: system %" PRId64 " (%s, n %" PRId64 "): x is not the reference pivoting solver's "
+      tt_fail("%s: system %" PRId64 " (%s, n %" PRId64
+              "): x is not the reference pivoting solver's "
               "bit for bit",
               ctx, s, name, n);
     /* the non-pivoting kernels without FMA: the reference Thomas's bits, the
      * flagged systems' included */
     if (exact && !tt_problem_pivoted(P, s) && (info == 0 || info == TRIDI_INFO_INACCURATE) &&
         !x_is_oracle(P, s, P->xref) && bad++ < 3)
-      tt_fail("%s: system %" PRId64 " (%s, n %" PRId64 ", info %d): x is not the reference "
+      tt_fail("%s: system %" PRId64 " (%s, n %" PRId64
+              ", info %d): x is not the reference "
               "Thomas's bit for bit",
               ctx, s, name, n, (int)info);
   }
@@ -299,8 +303,8 @@ static void check_execute(tt_problem *P, tridi_plan plan, const mg_matrix *const
 }
 
 /* Every configuration on problem P. */
-static void run_configs(tt_problem *P, const mg_matrix *const *fam, const char *lstr,
-                        long *flagged, long *pivoted) {
+static void run_configs(tt_problem *P, const mg_matrix *const *fam, const char *lstr, long *flagged,
+                        long *pivoted) {
   tt_config cfg[TT_MAX_CONFIGS];
   const int nc = tt_configs(cfg);
   tt_info I;
@@ -365,7 +369,8 @@ static void test_collection(void **state) {
         }
   fprintf(stderr, "[test_modes] collection: %ld systems flagged, %ld solved again by AUTO\n",
           flagged, pivoted);
-  if (flagged == 0 || pivoted == 0) tt_fail("the collection flagged nothing or AUTO pivoted nothing");
+  if (flagged == 0 || pivoted == 0)
+    tt_fail("the collection flagged nothing or AUTO pivoted nothing");
   tt_assert_no_failures();
 }
 
@@ -450,7 +455,8 @@ static void test_auto(void **state) {
       tt_rng r;
       tt_rng_init(&r, seed);
       tt_layout L;
-      (lay ? tt_build_interleaved : tt_build_contiguous)(&L, t ? TRIDI_F64 : TRIDI_F32, 40, 150, &r);
+      (lay ? tt_build_interleaved : tt_build_contiguous)(&L, t ? TRIDI_F64 : TRIDI_F32, 40, 150,
+                                                         &r);
       tt_problem P;
       assert_int_equal(tt_problem_init(&P, &L, seed, NULL), 0);
       const mg_matrix **fam = calloc((size_t)P.nsys, sizeof *fam);
@@ -488,10 +494,10 @@ static void test_auto(void **state) {
           memset(ws, 0x7f, wsb);
           tt_problem_reset(&P);
           tt_info_poison(&I);
-          tt_expect_status(tridi_execute_ws(plan, tt_ptr(&P, TT_A), tt_ptr(&P, TT_B),
-                                            tt_ptr(&P, TT_C), tt_ptr(&P, TT_D), tt_ptr(&P, TT_X),
-                                            NULL, NULL, ws, wsb),
-                           want, ctx);
+          tt_expect_status(
+              tridi_execute_ws(plan, tt_ptr(&P, TT_A), tt_ptr(&P, TT_B), tt_ptr(&P, TT_C),
+                               tt_ptr(&P, TT_D), tt_ptr(&P, TT_X), NULL, NULL, ws, wsb),
+              want, ctx);
           tt_problem_check(&P, ctx, NULL);
           tridi_aligned_free(ws);
           tridi_plan_destroy(plan);
@@ -505,8 +511,8 @@ static void test_auto(void **state) {
           tt_info_poison(&I);
           tt_problem_execute(&P, plan, I.info);
           for (int64_t s = 0; s < P.nsys; ++s)
-            if (I.info[s] == TRIDI_INFO_INACCURATE || (P.ref_info[s] == TRIDI_INFO_INACCURATE &&
-                                                       I.info[s] != 0))
+            if (I.info[s] == TRIDI_INFO_INACCURATE ||
+                (P.ref_info[s] == TRIDI_INFO_INACCURATE && I.info[s] != 0))
               tt_fail("%s: system %" PRId64 ": info %d (Thomas oracle %d)", ctx, s, (int)I.info[s],
                       (int)P.ref_info[s]);
           tridi_plan_destroy(plan);
@@ -530,8 +536,8 @@ static void test_precedence(void **state) {
       tt_layout L;
       tt_build_interleaved(&L, t ? TRIDI_F64 : TRIDI_F32, n, B, NULL);
       tt_problem P;
-      assert_int_equal(tt_problem_init(&P, &L, tt_case_seed("modes_precedence", 2 * order + t),
-                                       NULL), 0);
+      assert_int_equal(
+          tt_problem_init(&P, &L, tt_case_seed("modes_precedence", 2 * order + t), NULL), 0);
       /* growth: a tiny first pivot (1e-6: G ~ 1e6) */
       const int64_t sg = order == 0 ? 3 : 9, sz = order == 0 ? 9 : 3, sn = 20;
       tt_problem_set(&P, TT_B, sg, 0, 1e-6);
@@ -553,10 +559,12 @@ static void test_precedence(void **state) {
         if (cfg[c].null_opts || cfg[c].opts.pivot != TRIDI_PIVOT_NONE) continue;
         snprintf(ctx, sizeof ctx, "[%s order %d] [%s]", lstr, order, cfg[c].name);
         tridi_plan plan;
-        if (!tt_expect_status(tt_problem_plan(&P, &cfg[c].opts, &plan), TRIDI_SUCCESS, ctx)) continue;
+        if (!tt_expect_status(tt_problem_plan(&P, &cfg[c].opts, &plan), TRIDI_SUCCESS, ctx))
+          continue;
         const tridi_status want = order == 0 ? TRIDI_ERR_INACCURATE : TRIDI_ERR_ZERO_PIVOT;
         tt_problem_solve_check(&P, plan, &I, want, ctx);
-        if (I.info[sn] != -8) tt_fail("%s: growth then NaN: info %d, expected -8", ctx, (int)I.info[sn]);
+        if (I.info[sn] != -8)
+          tt_fail("%s: growth then NaN: info %d, expected -8", ctx, (int)I.info[sn]);
         tridi_plan_destroy(plan);
       }
       tt_info_free(&I);

@@ -68,7 +68,8 @@ tridi_status tridi_cpu_lu_init(struct tridi_plan_s *plan) {
   const int far = minrow >= TRIDI_CPU_FAR_ROW_BYTES;
   P->tile_rows = K;
   if (trans)
-    P->tile_rows = K * (trans_aligned(plan, P) ? TRIDI_CPU_TRANS_LINES_ALIGNED : TRIDI_CPU_TRANS_LINES);
+    P->tile_rows =
+        K * (trans_aligned(plan, P) ? TRIDI_CPU_TRANS_LINES_ALIGNED : TRIDI_CPU_TRANS_LINES);
   else if (far)
     P->tile_rows = TRIDI_CPU_VEC_FAR_ROWS;
   P->scratch_bytes = scratch_bytes(plan, G, P->tile_rows);
@@ -89,7 +90,8 @@ tridi_status tridi_cpu_lu_init(struct tridi_plan_s *plan) {
   /* prefetch as the Thomas kernel: TRANS tiles one tile ahead, far VEC rows
    * TRIDI_CPU_PREFETCH_TILES tiles of K rows ahead into L2, VEC rows close
    * together none (the hardware prefetchers follow them) */
-  P->prefetch = P->tile_rows > K ? 1 : (TRIDI_CPU_PREFETCH_TILES * K + P->tile_rows - 1) / P->tile_rows;
+  P->prefetch =
+      P->tile_rows > K ? 1 : (TRIDI_CPU_PREFETCH_TILES * K + P->tile_rows - 1) / P->tile_rows;
   if (!trans && minrow >= 0 && !far) P->prefetch = 0;
   P->pf_hint = trans || far;
   P->pf_dist = (int64_t)P->prefetch * P->tile_rows;
@@ -114,7 +116,8 @@ tridi_status tridi_cpu_lu_init(struct tridi_plan_s *plan) {
       P->kernel = f32 ? tridi_cpu_lu_kernel_avx2_f32 : tridi_cpu_lu_kernel_avx2_f64;
       break;
 #endif
-    default: break;
+    default:
+      break;
   }
   const char *kind = P->cls[TRIDI_OP_X] == TRIDI_CPU_TRANS ? "transpose"
                      : P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC ? "vector"

@@ -4,9 +4,9 @@
  * kind: contiguous ranges of about equal numbers of unknowns, as
  * cpu_var_thomas_ref.  The fallback where the SIMD kernel (cpu_lu.c) does
  * not apply, and the variable kind's pivoting solver. */
-#include "backends.h"
-
 #include <stdio.h>
+
+#include "backends.h"
 
 tridi_status tridi_cpu_lu_ref_init(struct tridi_plan_s *plan) {
   const size_t work = tridi_ref_pivot_work_bytes(plan);
