@@ -24,9 +24,23 @@ static int trans_aligned(const struct tridi_plan_s *plan, const tridi_cpu_thomas
   return 1;
 }
 
+/* In TRIDI_CPU_TUNING builds the environment variable TRIDI_CPU_LU_U (1 or
+ * TRIDI_CPU_LU_UNROLL) sets the vectors per row of the AVX-512 group while a
+ * plan is created (`tridi ab ... PIVOT=partial,LU_U=2`); 0 = unset. */
+static int lu_u_override(void) {
+#ifdef TRIDI_CPU_TUNING
+  const char *e = getenv("TRIDI_CPU_LU_U");
+  const int v = e ? atoi(e) : 0;
+  return v == 1 || v == TRIDI_CPU_LU_UNROLL ? v : 0;
+#else
+  return 0;
+#endif
+}
+
 /* Lanes per group (see TRIDI_CPU_LU_UNROLL). */
-static int lanes_of(const struct tridi_plan_s *plan, int trans) {
-  const int u = plan->simd == TRIDI_SIMD_AVX512 && trans ? 1 : TRIDI_CPU_LU_UNROLL;
+static int lanes_of(const struct tridi_plan_s *plan) {
+  int u = TRIDI_CPU_LU_UNROLL;
+  if (plan->simd == TRIDI_SIMD_AVX512 && lu_u_override()) u = lu_u_override();
   return (int)(64 / plan->esize) * u;
 }
 
@@ -34,15 +48,13 @@ static int lanes_of(const struct tridi_plan_s *plan, int trans) {
 static size_t scratch_bytes(const struct tridi_plan_s *plan, int G, int KT) {
   const uint64_t n = (uint64_t)plan->lay.n, es = plan->esize;
   if (n > (SIZE_MAX / 8) / (4 * (uint64_t)G * es)) return 0;
-  const size_t elems = (size_t)(5 * (uint64_t)KT * G + 4 * (uint64_t)G + 4 * n * G);
+  const size_t elems = (size_t)(7 * (uint64_t)KT * G + 4 * (uint64_t)G + 4 * n * G);
   return (elems * es + 63) & ~(size_t)63;
 }
 
 const char *tridi_cpu_lu_applies(const struct tridi_plan_s *plan) {
   if (plan->requested_alg != TRIDI_ALG_AUTO) return NULL;
-  tridi_cpu_thomas_priv P;
-  tridi_cpu_layout_priv(plan, &P);
-  const int G = lanes_of(plan, has_trans(&P));
+  const int G = lanes_of(plan);
   /* as cpu_thomas: independent of the thread count, so that the same
    * problem gives the same bits with any number of threads */
   if (plan->lay.nsys < (int64_t)G) return "fewer systems than one group of lanes";
@@ -57,7 +69,7 @@ tridi_status tridi_cpu_lu_init(struct tridi_plan_s *plan) {
   tridi_cpu_layout_priv(plan, P);
   const int K = (int)(64 / plan->esize);
   const int trans = has_trans(P);
-  const int G = lanes_of(plan, trans);
+  const int G = lanes_of(plan);
   int64_t minrow = -1; /* bytes between the rows of the closest VEC operand */
   for (int k = 0; k < 4; ++k)
     if (P->cls[k] == TRIDI_CPU_VEC) {
@@ -95,6 +107,9 @@ tridi_status tridi_cpu_lu_init(struct tridi_plan_s *plan) {
   if (!trans && minrow >= 0 && !far) P->prefetch = 0;
   P->pf_hint = trans || far;
   P->pf_dist = (int64_t)P->prefetch * P->tile_rows;
+  /* short TRANS systems: the next work item's first tile is prefetched
+   * before the backward sweep (TRIDI_CPU_PF_NEXT_BYTES, as cpu_thomas) */
+  P->pf_next = trans && P->n * (int64_t)plan->esize <= TRIDI_CPU_PF_NEXT_BYTES;
   P->growth = 0; /* partial pivoting: growth at most 2, nothing to flag */
 
   const int f32 = plan->dtype == TRIDI_F32;
@@ -104,7 +119,7 @@ tridi_status tridi_cpu_lu_init(struct tridi_plan_s *plan) {
 #ifdef TRIDI_CPU_HAVE_AVX512
     case TRIDI_SIMD_AVX512:
       simd = "avx512";
-      if (G == K)
+      if (G == K) /* the one-vector group: tuning only (TRIDI_CPU_LU_U=1) */
         P->kernel = f32 ? tridi_cpu_lu_kernel_avx512s_f32 : tridi_cpu_lu_kernel_avx512s_f64;
       else
         P->kernel = f32 ? tridi_cpu_lu_kernel_avx512_f32 : tridi_cpu_lu_kernel_avx512_f64;
