@@ -18,11 +18,6 @@ from collections import defaultdict
 
 from tridi_csv import num, read_csv
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
 ALG_ORDER = ["lapack", "thomas_ref", "thomas", "cr", "pcr", "rd", "cr_pcr", "cr_rd",
              "lu_partial", "auto"]
 STYLE = {
@@ -43,8 +38,10 @@ STYLE = {
 
 def cell(r, metric):
     sysn, failed = int(r["systems"]), int(r["failed"])
+    flagged = int(r.get("flagged") or 0)
+    what = "flagged" if flagged == failed else "fail"
     if failed == sysn:
-        return "fail %d/%d" % (failed, sysn)
+        return "%s %d/%d" % (what, failed, sysn)
     v = num(r[metric])
     s = "%.1e" % v
     return s + (" (%d/%d)" % (failed, sysn) if failed else "")
@@ -71,6 +68,10 @@ def table(rows, metric):
 
 
 def plot(rows, out, metric, title):
+    import matplotlib  # only for the plot: --table needs no matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     fams = [f for f in ["dominant", "close", "laplace"] if any(r["family"] == f for r in rows)]
     dts = [d for d in ["f32", "f64"] if any(r["dtype"] == d for r in rows)]
     fig, axes = plt.subplots(len(fams), len(dts), figsize=(6 * len(dts), 3.6 * len(fams)),
