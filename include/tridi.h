@@ -442,7 +442,9 @@ tridi_status tridi_execute(tridi_plan plan, const void *a, const void *b,
                            int32_t *info, void *stream);
 
 /** Bytes of workspace that tridi_execute_ws needs for this plan (host memory
- *  for CPU/REF plans, device memory for CUDA plans).  May be 0.
+ *  for CPU/REF plans, device memory for CUDA plans).  May be 0.  CPU/REF
+ *  plans with TRIDI_PIVOT_AUTO (and assume_dominant 0) include the second
+ *  pass's part: 4 bytes per system and 3n elements per thread.
  *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER. */
 tridi_status tridi_plan_workspace_size(tridi_plan plan, size_t *bytes);
 

@@ -202,76 +202,7 @@ static void test_plan_options(void **state) {
   BAD_OPTION(flags, 0x80000000u, "flags");
   BAD_OPTION(device, -1, "device");
 #undef BAD_OPTION
-  /* a forced algorithm against the pivot mode, each way */
-  {
-    const struct {
-      tridi_alg alg;
-      tridi_pivot pivot;
-    } clash[] = {{TRIDI_ALG_THOMAS, TRIDI_PIVOT_PARTIAL},
-                 {TRIDI_ALG_THOMAS_REF, TRIDI_PIVOT_PARTIAL},
-                 {TRIDI_ALG_CR, TRIDI_PIVOT_PARTIAL},
-                 {TRIDI_ALG_LU_PARTIAL, TRIDI_PIVOT_NONE}};
-    for (size_t k = 0; k < sizeof clash / sizeof clash[0]; ++k) {
-      tridi_options_init(&o);
-      o.alg = clash[k].alg;
-      o.pivot = clash[k].pivot;
-      p = sentinel_plan();
-      EXPECT(tridi_plan_create(&p, d, &o), TRIDI_ERR_INVALID_OPTION, "pivot");
-      if (strstr(tridi_last_error(), tridi_alg_name(clash[k].alg)) == NULL)
-        tt_fail("conflicting options: the message \"%s\" does not name %s", tridi_last_error(),
-                tridi_alg_name(clash[k].alg));
-      if (p) {
-        tt_fail("*plan not NULL after a failed tridi_plan_create (alg %s, pivot %s)",
-                tridi_alg_name(clash[k].alg), tridi_pivot_name(clash[k].pivot));
-        p = NULL;
-      }
-    }
-  }
-  /* a struct of the first release's size: accepted, the newer fields
-   * (whatever lies behind it) taken as their defaults */
-  {
-    tridi_options old;
-    tridi_options_init(&old);
-    old.struct_size = offsetof(tridi_options, flags) + sizeof(unsigned int);
-    /* garbage where the newer fields would be */
-    memset((char *)&old + old.struct_size, 0x5a, sizeof old - old.struct_size);
-    p = NULL;
-    EXPECT(tridi_plan_create(&p, d, &old), TRIDI_SUCCESS, NULL);
-    tridi_plan_info pi;
-    memset(&pi, 0, sizeof pi);
-    pi.struct_size = sizeof pi;
-    if (p && tridi_plan_get_info(p, &pi) == TRIDI_SUCCESS &&
-        (pi.pivot != TRIDI_PIVOT_AUTO || pi.assume_dominant != 0))
-      tt_fail("old-size options: plan pivot %s, assume_dominant %d; expected the defaults",
-              tridi_pivot_name(pi.pivot), pi.assume_dominant);
-    tridi_plan_destroy(p);
-    /* the current size with the new fields set is read */
-    tridi_options_init(&o);
-    o.pivot = TRIDI_PIVOT_NONE;
-    o.assume_dominant = 1;
-    p = NULL;
-    EXPECT(tridi_plan_create(&p, d, &o), TRIDI_SUCCESS, NULL);
-    memset(&pi, 0, sizeof pi);
-    pi.struct_size = sizeof pi;
-    if (p && tridi_plan_get_info(p, &pi) == TRIDI_SUCCESS &&
-        (pi.pivot != TRIDI_PIVOT_NONE || pi.assume_dominant != 1))
-      tt_fail("options: plan pivot %s, assume_dominant %d; expected none, 1",
-              tridi_pivot_name(pi.pivot), pi.assume_dominant);
-    tridi_plan_destroy(p);
-    /* forcing the pivoting algorithm means pivot = partial */
-    tridi_options_init(&o);
-    o.alg = TRIDI_ALG_LU_PARTIAL;
-    p = NULL;
-    EXPECT(tridi_plan_create(&p, d, &o), TRIDI_SUCCESS, NULL);
-    memset(&pi, 0, sizeof pi);
-    pi.struct_size = sizeof pi;
-    if (p && tridi_plan_get_info(p, &pi) == TRIDI_SUCCESS &&
-        (pi.pivot != TRIDI_PIVOT_PARTIAL || pi.alg != TRIDI_ALG_LU_PARTIAL))
-      tt_fail("forced lu_partial: plan pivot %s, alg %s", tridi_pivot_name(pi.pivot),
-              tridi_alg_name(pi.alg));
-    tridi_plan_destroy(p);
-    p = NULL;
-  }
+  /* the pivot mode against a forced algorithm, old option structs: tests/pivot/test_modes.c */
 
   /* algorithms that do not exist for a backend */
   const struct {

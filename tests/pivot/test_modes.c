@@ -32,7 +32,13 @@
  *                flagged, nothing solved again), in place (flags kept);
  *   precedence   one system with growth and a later NaN gets the NaN's
  *                code; the status is that of the lowest-numbered failing
- *                system whatever the kinds.
+ *                system whatever the kinds;
+ *   options      a forced algorithm against the pivot mode each way
+ *                (TRIDI_ERR_INVALID_OPTION naming both), the accepted
+ *                neighbours and what the plan then runs, a tridi_options of
+ *                the first release's size (its newer fields taken as
+ *                defaults whatever the memory behind it holds) and one byte
+ *                shorter (refused), the new fields read, pivot names.
  *
  * A system whose G is within 2% of the threshold, or whose elimination
  * meets a computed zero pivot or overflow, is replaced before the solves
@@ -573,12 +579,122 @@ static void test_precedence(void **state) {
   tt_assert_no_failures();
 }
 
+/* ---- options ---------------------------------------------------------------------- */
+
+/* The pivot mode of the plan made with o (or the status of the refusal). */
+static tridi_status plan_pivot(tridi_desc d, const tridi_options *o, tridi_pivot *pv,
+                               tridi_alg *alg, int *assume) {
+  tridi_plan p = (tridi_plan)(uintptr_t)0x10; /* must be set to NULL on failure */
+  const tridi_status st = tridi_plan_create(&p, d, o);
+  if (st != TRIDI_SUCCESS) {
+    if (p) tt_fail("tridi_plan_create failed (%s) but *plan is not NULL", tridi_status_name(st));
+    return st;
+  }
+  tridi_plan_info pi;
+  memset(&pi, 0, sizeof pi);
+  pi.struct_size = sizeof pi;
+  tt_expect_status(tridi_plan_get_info(p, &pi), TRIDI_SUCCESS, "tridi_plan_get_info");
+  *pv = pi.pivot;
+  *alg = pi.alg;
+  *assume = pi.assume_dominant;
+  tridi_plan_destroy(p);
+  return st;
+}
+
+static void test_options(void **state) {
+  (void)state;
+  const int64_t shape[2] = {40, 17};
+  tridi_desc d = NULL;
+  assert_int_equal(tridi_desc_create(&d, TRIDI_F64, 2, shape, 1), TRIDI_SUCCESS);
+  tridi_options o;
+  tridi_pivot pv;
+  tridi_alg alg;
+  int assume;
+  /* a forced algorithm against the pivot mode, each way: refused, and the
+   * message names the algorithm and the pivot field */
+  const struct {
+    tridi_alg alg;
+    tridi_pivot pivot;
+  } clash[] = {{TRIDI_ALG_THOMAS, TRIDI_PIVOT_PARTIAL},
+               {TRIDI_ALG_THOMAS_REF, TRIDI_PIVOT_PARTIAL},
+               {TRIDI_ALG_CR, TRIDI_PIVOT_PARTIAL},
+               {TRIDI_ALG_LU_PARTIAL, TRIDI_PIVOT_NONE}};
+  for (size_t k = 0; k < sizeof clash / sizeof clash[0]; ++k) {
+    tridi_options_init(&o);
+    o.alg = clash[k].alg;
+    o.pivot = clash[k].pivot;
+    tt_expect_status(plan_pivot(d, &o, &pv, &alg, &assume), TRIDI_ERR_INVALID_OPTION,
+                     "a forced algorithm against the pivot mode");
+    if (!strstr(tridi_last_error(), tridi_alg_name(clash[k].alg)) ||
+        !strstr(tridi_last_error(), "pivot"))
+      tt_fail("conflicting options (alg %s, pivot %s): the message \"%s\" names neither",
+              tridi_alg_name(clash[k].alg), tridi_pivot_name(clash[k].pivot), tridi_last_error());
+  }
+  /* the accepted neighbours: partial with AUTO or LU_PARTIAL, auto/none with
+   * a non-pivoting algorithm, LU_PARTIAL with auto (= partial) */
+  const struct {
+    tridi_alg alg;
+    tridi_pivot pivot, want;
+    tridi_alg want_alg;
+  } ok[] = {{TRIDI_ALG_AUTO, TRIDI_PIVOT_PARTIAL, TRIDI_PIVOT_PARTIAL, TRIDI_ALG_LU_PARTIAL},
+            {TRIDI_ALG_LU_PARTIAL, TRIDI_PIVOT_PARTIAL, TRIDI_PIVOT_PARTIAL, TRIDI_ALG_LU_PARTIAL},
+            {TRIDI_ALG_LU_PARTIAL, TRIDI_PIVOT_AUTO, TRIDI_PIVOT_PARTIAL, TRIDI_ALG_LU_PARTIAL},
+            {TRIDI_ALG_THOMAS, TRIDI_PIVOT_AUTO, TRIDI_PIVOT_AUTO, TRIDI_ALG_THOMAS},
+            {TRIDI_ALG_CR, TRIDI_PIVOT_NONE, TRIDI_PIVOT_NONE, TRIDI_ALG_CR}};
+  for (size_t k = 0; k < sizeof ok / sizeof ok[0]; ++k) {
+    tridi_options_init(&o);
+    o.backend = TRIDI_BACKEND_CPU;
+    o.alg = ok[k].alg;
+    o.pivot = ok[k].pivot;
+    if (tt_expect_status(plan_pivot(d, &o, &pv, &alg, &assume), TRIDI_SUCCESS, "options") &&
+        (pv != ok[k].want || alg != ok[k].want_alg))
+      tt_fail("alg %s, pivot %s: the plan runs %s with pivot %s", tridi_alg_name(ok[k].alg),
+              tridi_pivot_name(ok[k].pivot), tridi_alg_name(alg), tridi_pivot_name(pv));
+  }
+  /* a struct of the first release's size (it ended with `flags`) is
+   * accepted, and the newer fields behind it are taken as their defaults
+   * whatever the memory holds; one byte shorter is refused */
+  tridi_options old;
+  tridi_options_init(&old);
+  old.struct_size = offsetof(tridi_options, flags) + sizeof(unsigned int);
+  memset((char *)&old + old.struct_size, 0x5a, sizeof old - old.struct_size);
+  if (tt_expect_status(plan_pivot(d, &old, &pv, &alg, &assume), TRIDI_SUCCESS, "old-size options") &&
+      (pv != TRIDI_PIVOT_AUTO || assume != 0))
+    tt_fail("old-size options: plan pivot %s, assume_dominant %d; expected the defaults",
+            tridi_pivot_name(pv), assume);
+  old.struct_size -= 1;
+  tt_expect_status(plan_pivot(d, &old, &pv, &alg, &assume), TRIDI_ERR_INVALID_OPTION,
+                   "options one byte shorter than the first release's");
+  /* the current size: the new fields are read */
+  tridi_options_init(&o);
+  o.pivot = TRIDI_PIVOT_NONE;
+  o.assume_dominant = 1;
+  if (tt_expect_status(plan_pivot(d, &o, &pv, &alg, &assume), TRIDI_SUCCESS, "new options") &&
+      (pv != TRIDI_PIVOT_NONE || assume != 1))
+    tt_fail("options: plan pivot %s, assume_dominant %d; expected none, 1", tridi_pivot_name(pv),
+            assume);
+  /* the names */
+  static const char *const names[] = {"auto", "none", "partial"};
+  for (int k = 0; k < 3; ++k) {
+    tridi_pivot q = (tridi_pivot)99;
+    if (tt_expect_status(tridi_pivot_from_name(names[k], &q), TRIDI_SUCCESS, names[k]) &&
+        (q != (tridi_pivot)k || strcmp(tridi_pivot_name(q), names[k]) != 0))
+      tt_fail("tridi_pivot_from_name(\"%s\") = %d (%s)", names[k], (int)q, tridi_pivot_name(q));
+  }
+  tridi_pivot q = TRIDI_PIVOT_NONE;
+  tt_expect_status(tridi_pivot_from_name("Partial", &q), TRIDI_ERR_INVALID_OPTION, "Partial");
+  if (q != TRIDI_PIVOT_NONE) tt_fail("tridi_pivot_from_name changed *pivot on failure");
+  tridi_desc_destroy(d);
+  tt_assert_no_failures();
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       TT_TEST(test_collection),
       TT_TEST(test_interchanges),
       TT_TEST(test_auto),
       TT_TEST(test_precedence),
+      TT_TEST(test_options),
   };
   return TT_RUN_GROUP(tests, argc, argv);
 }
