@@ -57,7 +57,8 @@ typedef enum tridi_status {
                                      offset overflows int64 */
   TRIDI_ERR_INVALID_OPERAND = 7, /**< operand index outside tridi_operand */
   TRIDI_ERR_INVALID_OPTION = 8,  /**< bad field in tridi_options (backend, algorithm,
-                                      threads, SIMD level, struct_size) */
+                                      threads, SIMD level, pivot, struct_size, or
+                                      a forced algorithm against the pivot mode) */
   TRIDI_ERR_OVERLAP = 9,         /**< x overlaps an input other than as an exact in-place
                                       alias of d */
   TRIDI_ERR_MISALIGNED = 10,     /**< an array pointer is not a multiple of the element size */
@@ -264,7 +265,10 @@ typedef enum tridi_backend {
  *  the others force a choice (TRIDI_ERR_NOT_SUPPORTED where it does not exist
  *  for the backend).  Values are stable.
  *
- *  None of them pivots.  RD and CR+RD lose accuracy where RD's prefix
+ *  Only TRIDI_ALG_LU_PARTIAL pivots; tridi_options.pivot says which of the
+ *  two families a plan uses (see tridi_pivot).  The Thomas solvers of the
+ *  CPU and REF backends detect element growth on every solve (see
+ *  tridi_pivot); CR, PCR and CR+PCR do not.  RD and CR+RD lose accuracy where RD's prefix
  *  products grow, i.e. on diagonally dominant matrices from n of a few
  *  (docs/accuracy.md), so every system they solve is checked afterwards on
  *  every backend: its backward error ||Ax - d||inf / (||A||inf ||x||inf +
@@ -285,7 +289,10 @@ typedef enum tridi_alg {
   TRIDI_ALG_PCR = 7,              /**< parallel cyclic reduction */
   TRIDI_ALG_RD = 8,               /**< recursive doubling (accuracy-checked, see above) */
   TRIDI_ALG_CR_PCR = 9,           /**< CR + PCR hybrid */
-  TRIDI_ALG_CR_RD = 10            /**< CR + RD hybrid (accuracy-checked, see above) */
+  TRIDI_ALG_CR_RD = 10,           /**< CR + RD hybrid (accuracy-checked, see above) */
+  TRIDI_ALG_LU_PARTIAL = 11       /**< LU with partial pivoting (LAPACK ?gtsv's row
+                                       interchanges): the pivoting solver.  Forcing it
+                                       means pivot = TRIDI_PIVOT_PARTIAL (tridi_pivot) */
 } tridi_alg;
 
 /** CPU SIMD code path. */
@@ -296,9 +303,47 @@ typedef enum tridi_simd {
   TRIDI_SIMD_AVX512 = 3    /**< x86-64 AVX-512F */
 } tridi_simd;
 
+/** Pivoting, i.e. which systems a plan may solve accurately (docs/accuracy.md).
+ *
+ *  The fast solvers eliminate without pivoting.  That is backward stable for
+ *  matrices that are diagonally dominant by rows or by columns or symmetric
+ *  positive definite (element growth is bounded), and may be arbitrarily
+ *  wrong for other matrices (a tiny first pivot gives errors of order 1).
+ *  The Thomas solvers of the CPU and REF backends therefore measure the
+ *  growth of every system as they eliminate, G = max_i N_i / max_i D_i with
+ *  N_i = |a_i| + |a_i c'_{i-1}| + |u_i| + |c_i| (row i of |L||U|; u_i the
+ *  pivot) and D_i = |a_i| + |b_i| + |c_i| (row i of |A|), and flag a system
+ *  when G > 8, i.e. max N_i > 8 max D_i: its info is TRIDI_INFO_INACCURATE
+ *  (x written) and the execute status TRIDI_ERR_INACCURATE.  An unflagged
+ *  system has a backward error of at most about 16 eps; a strictly
+ *  diagonally dominant (by rows or columns) or symmetric positive definite
+ *  system (with cond * eps << 1) is never flagged.  A breakdown (zero pivot,
+ *  NaN/Inf) keeps its own code.
+ *
+ *  The default is TRIDI_PIVOT_AUTO: no wrong answer is reported as success,
+ *  and dominant systems cost nothing more than without pivoting. */
+typedef enum tridi_pivot {
+  /** Non-pivoting solve with growth detection; then every system whose info
+   *  is not 0 (growth flagged, zero pivot, NaN/Inf) is solved again with the
+   *  pivoting solver, and its info becomes that solver's (0, or k > 0 when A
+   *  is exactly singular, or -k for NaN/Inf), provided the inputs are still
+   *  there: x is not d.  In place (x == d) d is overwritten, so the systems
+   *  keep the non-pivoting info, flag included.  CPU and REF backends; the
+   *  CUDA backend does not detect growth nor solve again yet. */
+  TRIDI_PIVOT_AUTO = 0,
+  /** Non-pivoting solvers only, growth flagged (the fastest; for systems
+   *  known to be dominant, with assume_dominant = 1 nothing is flagged). */
+  TRIDI_PIVOT_NONE = 1,
+  /** The pivoting solver (TRIDI_ALG_LU_PARTIAL) for every system: LAPACK
+   *  ?gtsv's partial pivoting, growth at most 2 (backward stable for any
+   *  tridiagonal matrix).  A forced non-pivoting algorithm is refused. */
+  TRIDI_PIVOT_PARTIAL = 2
+} tridi_pivot;
+
 /** Plan options.  Always initialise with tridi_options_init() and then set
  *  fields: struct_size lets later releases add fields without breaking
- *  binaries built against this header. */
+ *  binaries built against this header (a struct from an older header, down
+ *  to the fields up to `flags`, gets the defaults of the fields it lacks). */
 typedef struct tridi_options {
   size_t struct_size;     /**< sizeof(tridi_options), set by tridi_options_init */
   tridi_backend backend;  /**< default TRIDI_BACKEND_AUTO */
@@ -307,6 +352,13 @@ typedef struct tridi_options {
   tridi_simd simd;        /**< CPU SIMD path; default TRIDI_SIMD_AUTO */
   int device;             /**< CUDA device ordinal; default 0 */
   unsigned int flags;     /**< reserved, must be 0 */
+  tridi_pivot pivot;      /**< default TRIDI_PIVOT_AUTO (see tridi_pivot) */
+  /** 0 (default), or 1: the caller declares every system diagonally
+   *  dominant by rows or columns or symmetric positive definite.  Growth is
+   *  then not flagged (never TRIDI_INFO_INACCURATE from a Thomas solver),
+   *  and TRIDI_PIVOT_AUTO solves nothing again: no pivoting at all.  The
+   *  RD / CR+RD accuracy check stays on. */
+  int assume_dominant;
 } tridi_options;
 
 /** Fill *opts with the defaults.  NULL is ignored. */
@@ -355,9 +407,12 @@ tridi_status tridi_plan_destroy(tridi_plan plan);
  *                (1-based) has a NaN/Inf input or produced a NaN/Inf.  The x
  *                of such a failed system is unspecified; other systems are
  *                not affected.  TRIDI_INFO_INACCURATE (INT32_MAX): solved and
- *                x written (finite), but not to the accuracy promised: the
- *                system failed the accuracy check of RD / CR+RD (see
- *                tridi_alg).  For CUDA plans info is a device array written
+ *                x written (finite), but not to the accuracy promised:
+ *                element growth without pivoting was detected (see
+ *                tridi_pivot; with TRIDI_PIVOT_AUTO out of place such a
+ *                system is solved again with pivoting and gets that
+ *                solver's info instead), or the system failed the accuracy
+ *                check of RD / CR+RD (see tridi_alg).  For CUDA plans info is a device array written
  *                asynchronously; the GPU kernels' pivots differ from
  *                Thomas', an f64 pivot below the smallest normal
  *                number (2.2e-308) also counts as a breakdown there, and
@@ -387,7 +442,9 @@ tridi_status tridi_execute(tridi_plan plan, const void *a, const void *b,
                            int32_t *info, void *stream);
 
 /** Bytes of workspace that tridi_execute_ws needs for this plan (host memory
- *  for CPU/REF plans, device memory for CUDA plans).  May be 0.
+ *  for CPU/REF plans, device memory for CUDA plans).  May be 0.  CPU/REF
+ *  plans with TRIDI_PIVOT_AUTO (and assume_dominant 0) include the second
+ *  pass's part: 4 bytes per system and 3n elements per thread.
  *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER. */
 tridi_status tridi_plan_workspace_size(tridi_plan plan, size_t *bytes);
 
@@ -418,6 +475,9 @@ typedef struct tridi_plan_info {
    *  backend, "name: chosen (...)", "name: applies, rank r", "name: not
    *  applicable: reason", "name: explicit only".  Valid while the plan lives. */
   const char *selection;
+  tridi_pivot pivot;      /**< pivoting the plan does: TRIDI_PIVOT_NONE, _PARTIAL or _AUTO
+                               (forcing TRIDI_ALG_LU_PARTIAL gives _PARTIAL) */
+  int assume_dominant;    /**< as in the options */
 } tridi_plan_info;
 
 /** Describe a plan.  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER,
@@ -462,11 +522,17 @@ const char *tridi_alg_name(tridi_alg alg);
 const char *tridi_simd_name(tridi_simd simd);
 const char *tridi_dtype_name(tridi_dtype dtype);
 const char *tridi_kind_name(tridi_kind kind);
+const char *tridi_pivot_name(tridi_pivot pivot); /* "auto", "none", "partial" */
 
 /** The algorithm called `name` (as tridi_alg_name spells it, e.g. "thomas_pcr").
  *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER, TRIDI_ERR_INVALID_OPTION
  *  (no such algorithm; *alg is left unchanged). */
 tridi_status tridi_alg_from_name(const char *name, tridi_alg *alg);
+
+/** The pivoting mode called `name` ("auto", "none" or "partial").
+ *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER, TRIDI_ERR_INVALID_OPTION
+ *  (no such mode; *pivot is left unchanged). */
+tridi_status tridi_pivot_from_name(const char *name, tridi_pivot *pivot);
 
 #ifdef __cplusplus
 }

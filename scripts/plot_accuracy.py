@@ -18,12 +18,8 @@ from collections import defaultdict
 
 from tridi_csv import num, read_csv
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-ALG_ORDER = ["lapack", "thomas_ref", "thomas", "cr", "pcr", "rd", "cr_pcr", "cr_rd"]
+ALG_ORDER = ["lapack", "thomas_ref", "thomas", "cr", "pcr", "rd", "cr_pcr", "cr_rd",
+             "lu_partial", "auto"]
 STYLE = {
     "lapack": dict(color="black", ls="-", lw=2.0),
     "thomas_ref": dict(color="tab:gray", ls="--"),
@@ -33,6 +29,8 @@ STYLE = {
     "rd": dict(color="tab:red", ls="-"),
     "cr_pcr": dict(color="tab:cyan", ls="--"),
     "cr_rd": dict(color="tab:orange", ls="--"),
+    "lu_partial": dict(color="tab:purple", ls="-"),
+    "auto": dict(color="tab:brown", ls=":"),
 }
 
 
@@ -40,8 +38,10 @@ STYLE = {
 
 def cell(r, metric):
     sysn, failed = int(r["systems"]), int(r["failed"])
+    flagged = int(r.get("flagged") or 0)
+    what = "flagged" if flagged == failed else "fail"
     if failed == sysn:
-        return "fail %d/%d" % (failed, sysn)
+        return "%s %d/%d" % (what, failed, sysn)
     v = num(r[metric])
     s = "%.1e" % v
     return s + (" (%d/%d)" % (failed, sysn) if failed else "")
@@ -54,8 +54,8 @@ def table(rows, metric):
         groups[(r["family"], r["dtype"], r["alg"])][int(r["n"])] = r
     out = ["| family | dtype | algorithm | " + " | ".join("n=%d" % n for n in ns) + " |",
            "|---|---|---|" + "---|" * len(ns)]
-    fams = sorted({k[0] for k in groups}, key=lambda f: ["dominant", "close", "laplace"].index(f)
-                  if f in ["dominant", "close", "laplace"] else 9)
+    own = ["dominant", "close", "laplace"]
+    fams = sorted({k[0] for k in groups}, key=lambda f: (own.index(f), "") if f in own else (9, f))
     for fam in fams:
         for dt in ["f32", "f64"]:
             for alg in ALG_ORDER:
@@ -68,6 +68,10 @@ def table(rows, metric):
 
 
 def plot(rows, out, metric, title):
+    import matplotlib  # only for the plot: --table needs no matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     fams = [f for f in ["dominant", "close", "laplace"] if any(r["family"] == f for r in rows)]
     dts = [d for d in ["f32", "f64"] if any(r["dtype"] == d for r in rows)]
     fig, axes = plt.subplots(len(fams), len(dts), figsize=(6 * len(dts), 3.6 * len(fams)),

@@ -53,6 +53,7 @@ static const char *backend_name(int v) { return tridi_backend_name((tridi_backen
 static const char *alg_name(int v) { return tridi_alg_name((tridi_alg)v); }
 static const char *simd_name(int v) { return tridi_simd_name((tridi_simd)v); }
 static const char *dtype_name(int v) { return tridi_dtype_name((tridi_dtype)v); }
+static const char *pivot_name(int v) { return tridi_pivot_name((tridi_pivot)v); }
 
 static void check_names(const char *what, name_fn f, int lo, int hi) {
   for (int v = lo; v <= hi; ++v) {
@@ -75,7 +76,8 @@ static void check_names(const char *what, name_fn f, int lo, int hi) {
 static void test_enum_names(void **state) {
   (void)state;
   check_names("tridi_backend_name", backend_name, TRIDI_BACKEND_AUTO, TRIDI_BACKEND_CUDA);
-  check_names("tridi_alg_name", alg_name, TRIDI_ALG_AUTO, TRIDI_ALG_CR_RD);
+  check_names("tridi_alg_name", alg_name, TRIDI_ALG_AUTO, TRIDI_ALG_LU_PARTIAL);
+  check_names("tridi_pivot_name", pivot_name, TRIDI_PIVOT_AUTO, TRIDI_PIVOT_PARTIAL);
   check_names("tridi_simd_name", simd_name, TRIDI_SIMD_AUTO, TRIDI_SIMD_AVX512);
   check_names("tridi_dtype_name", dtype_name, TRIDI_F32, TRIDI_C64);
   tt_assert_no_failures();

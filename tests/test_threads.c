@@ -84,6 +84,7 @@ static void test_threads_bitwise(void **state) {
               const tridi_status st = tt_problem_execute(&P, plan, I.info);
               if (th == 0 && rep == 0) {
                 if (c < nthomas) { /* Thomas family: the reference solver's results and codes */
+                  tt_problem_use_plan(&P, plan);
                   tt_expect_status(st, tt_problem_expected_status(&P), ctx);
                   tt_problem_check(&P, ctx, I.info);
                 }

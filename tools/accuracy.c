@@ -8,9 +8,14 @@
  * (rounded) data in double, refined twice with residuals in long double.
  * Per algorithm and case the tool prints one CSV row: how many systems the
  * algorithm reported as failed (info != 0: zero divisor, NaN/Inf, RD's
- * accuracy check) and, over the others, the median and maximum of
+ * accuracy check, growth without pivoting; `flagged` counts those with
+ * TRIDI_INFO_INACCURATE) and, over the others, the median and maximum of
  *   relative residual  ||A x - d||inf / (||A||inf ||x||inf + ||d||inf)
  *   forward error      ||x - x*||inf / ||x*||inf.
+ * The non-pivoting algorithms run with TRIDI_PIVOT_NONE (each alone, growth
+ * flagged); lu_partial is the pivoting solver; auto is what the default
+ * options give (TRIDI_PIVOT_AUTO: no pivoting, then the flagged and failed
+ * systems solved again with pivoting).
  *
  * Families (a_0 = c_{n-1} = 0):
  *   dominant  a_i, c_i uniform in (-1, 1), b_i = +-(3..5): diagonally
@@ -20,8 +25,12 @@
  *   laplace   a_i, c_i = -v_i (1 - u/n^2), b_i = v_i (2 + (1 + u)/n^2),
  *             u in (0, 1): symmetric positive definite up to row scaling,
  *             condition ~ n^2, RD's recurrence grows only mildly;
- * d_i uniform in (-1, 1). */
+ * d_i uniform in (-1, 1); and every family of the test-matrix collection
+ * (tests/matrices, docs/matrices.md: library tridi_matgen) by its name,
+ * each system its own seed, d = A x_true with x_true ~ N(3, 1) (its
+ * `dominant` is the one above). */
 #include "commands.h"
+#include "matgen.h"
 #include "tridi.h"
 
 #include <float.h>
@@ -37,20 +46,43 @@ void sgtsv_(const int *n, const int *nrhs, float *dl, float *d, float *du, float
 void dgtsv_(const int *n, const int *nrhs, double *dl, double *d, double *du, double *b,
             const int *ldb, int *info);
 
-enum { FAM_DOMINANT, FAM_CLOSE, FAM_LAPLACE, NFAM };
-static const char *const fam_names[NFAM] = {"dominant", "close", "laplace"};
+enum { FAM_DOMINANT, FAM_CLOSE, FAM_LAPLACE, NOWN };
+/* the tool's own families, then the collection's (mg_matrices, but its
+ * `dominant`, which is the tool's); NFAM_MAX bounds their number */
+#define NFAM_MAX 64
+static const char *fam_names[NFAM_MAX] = {"dominant", "close", "laplace"};
+static const mg_matrix *fam_mat[NFAM_MAX];
+static int nfam = NOWN;
+static void collect_families(void) {
+  nfam = NOWN;
+  for (int k = 0; k < mg_count && nfam < NFAM_MAX; ++k) {
+    if (strcmp(mg_matrices[k].name, "dominant") == 0) continue;
+    fam_mat[nfam] = &mg_matrices[k];
+    fam_names[nfam++] = mg_matrices[k].name;
+  }
+}
+/* the collection's dense (O(n^3)) generators stop at this n */
+#define DENSE_NMAX 512
 
-/* "lapack" is ?gtsv; the rest are tridi algorithms. */
+/* "lapack" is ?gtsv; the rest are tridi algorithms, with the pivoting
+ * mode they run with ("auto": the default options). */
 #define ALG_LAPACK (-1)
 typedef struct alg_entry {
   const char *name;
   int alg; /* tridi_alg or ALG_LAPACK */
+  tridi_pivot pivot;
 } alg_entry;
 static const alg_entry all_algs[] = {
-    {"lapack", ALG_LAPACK},          {"thomas_ref", TRIDI_ALG_THOMAS_REF},
-    {"thomas", TRIDI_ALG_THOMAS},    {"cr", TRIDI_ALG_CR},
-    {"pcr", TRIDI_ALG_PCR},          {"rd", TRIDI_ALG_RD},
-    {"cr_pcr", TRIDI_ALG_CR_PCR},    {"cr_rd", TRIDI_ALG_CR_RD},
+    {"lapack", ALG_LAPACK, TRIDI_PIVOT_NONE},
+    {"thomas_ref", TRIDI_ALG_THOMAS_REF, TRIDI_PIVOT_NONE},
+    {"thomas", TRIDI_ALG_THOMAS, TRIDI_PIVOT_NONE},
+    {"cr", TRIDI_ALG_CR, TRIDI_PIVOT_NONE},
+    {"pcr", TRIDI_ALG_PCR, TRIDI_PIVOT_NONE},
+    {"rd", TRIDI_ALG_RD, TRIDI_PIVOT_NONE},
+    {"cr_pcr", TRIDI_ALG_CR_PCR, TRIDI_PIVOT_NONE},
+    {"cr_rd", TRIDI_ALG_CR_RD, TRIDI_PIVOT_NONE},
+    {"lu_partial", TRIDI_ALG_LU_PARTIAL, TRIDI_PIVOT_PARTIAL},
+    {"auto", TRIDI_ALG_AUTO, TRIDI_PIVOT_AUTO},
 };
 #define NALL ((int)(sizeof all_algs / sizeof all_algs[0]))
 
@@ -71,16 +103,22 @@ static void acc_usage(FILE *f) {
           "\n"
           "Accuracy of every algorithm against LAPACK ?gtsv (partial pivoting) on\n"
           "random batches: relative residual and forward error (median and max over\n"
-          "the systems an algorithm solved) and the number it reported as failed.\n"
+          "the systems an algorithm solved) and the number it reported as failed\n"
+          "(of which `flagged`: growth without pivoting, or RD's check).\n"
           "CSV on stdout, one row per (family, dtype, n, algorithm); see\n"
           "docs/accuracy.md and scripts/plot_accuracy.py.\n"
           "\n"
           "options:\n"
-          "  --family LIST   dominant,close,laplace (default: all)\n"
+          "  --family LIST   dominant,close,laplace and the test-matrix collection's\n"
+          "                  families by name (docs/matrices.md: uniform, lesp,\n"
+          "                  tiny_first_pivot, zero_diag, helmholtz, ...; its randsvd_*\n"
+          "                  only up to n = 512); default: all\n"
           "  --dtype LIST    f32,f64 (default: both)\n"
           "  --n LIST        system lengths (default 8,16,...,4096)\n"
-          "  --alg LIST      lapack,thomas_ref,thomas,cr,pcr,rd,cr_pcr,cr_rd\n"
-          "                  (default: all but thomas, which gives thomas_ref's bits)\n"
+          "  --alg LIST      lapack,thomas_ref,thomas,cr,pcr,rd,cr_pcr,cr_rd (each with\n"
+          "                  pivot none), lu_partial (the pivoting solver), auto (the\n"
+          "                  default options: pivot auto) (default: all but thomas,\n"
+          "                  which gives thomas_ref's bits)\n"
           "  --batch N       systems per case (default 64)\n"
           "  --backend B     ref or cpu (default ref)\n"
           "  --seed S        random seed (default 2010)\n"
@@ -109,9 +147,20 @@ static int parse_names(const char *arg, const char *const *names, int count, int
   return 1;
 }
 
-/* Values of one case in double (the f32 case rounds them first). */
-static void fill(int fam, int64_t n, int64_t batch, uint64_t *rng, double *a, double *b,
-                 double *c, double *d) {
+/* Values of one case in double (the f32 case rounds them first); returns 0,
+ * or -1 when a collection generator failed. */
+static int fill(int fam, int64_t n, int64_t batch, uint64_t *rng, double *a, double *b,
+                double *c, double *d, double *xt) {
+  if (fam >= NOWN) {
+    const uint64_t base = rng_next(rng);
+    for (int64_t s = 0; s < batch; ++s) {
+      const int64_t o = s * n;
+      if (mg_generate(fam_mat[fam], n, base + (uint64_t)s, a + o, b + o, c + o)) return -1;
+      mg_xtrue(n, base + (uint64_t)s, xt);
+      mg_matvec(n, a + o, b + o, c + o, xt, d + o);
+    }
+    return 0;
+  }
   const double nn = (double)n * (double)n;
   for (int64_t s = 0; s < batch; ++s)
     for (int64_t i = 0; i < n; ++i) {
@@ -135,6 +184,7 @@ static void fill(int fam, int64_t n, int64_t batch, uint64_t *rng, double *a, do
       if (i == 0) a[j] = 0;
       if (i == n - 1) c[j] = 0;
     }
+  return 0;
 }
 
 /* Residual r = d - A x in long double. */
@@ -183,7 +233,7 @@ static int cmp_double(const void *p, const void *q) {
 }
 
 typedef struct stats {
-  int64_t failed;
+  int64_t failed, flagged;
   int32_t first_info;
   double res_med, res_max, fe_med, fe_max;
 } stats;
@@ -193,9 +243,10 @@ static void judge(int64_t n, int64_t batch, const double *a, const double *b, co
                   const double *d, const double *x, const double *xref, const int32_t *info,
                   const int *refok, double *tmp_res, double *tmp_fe, long double *r, stats *st) {
   int64_t k = 0;
-  st->failed = 0;
+  st->failed = st->flagged = 0;
   st->first_info = 0;
   for (int64_t s = 0; s < batch; ++s) {
+    st->flagged += info[s] == TRIDI_INFO_INACCURATE;
     if (info[s] != 0) {
       if (!st->failed++) st->first_info = info[s];
       continue;
@@ -232,9 +283,9 @@ static void judge(int64_t n, int64_t batch, const double *a, const double *b, co
 }
 
 /* Solve the batch with a tridi plan; x and info out.  Returns a status. */
-static tridi_status run_tridi(tridi_dtype dt, tridi_backend be, tridi_alg alg, int64_t n,
-                              int64_t batch, const void *a, const void *b, const void *c,
-                              const void *d, void *x, int32_t *info) {
+static tridi_status run_tridi(tridi_dtype dt, tridi_backend be, tridi_alg alg, tridi_pivot pv,
+                              int64_t n, int64_t batch, const void *a, const void *b,
+                              const void *c, const void *d, void *x, int32_t *info) {
   const int64_t shape[2] = {batch, n};
   tridi_desc desc = NULL;
   tridi_status st = tridi_desc_create(&desc, dt, 2, shape, 1);
@@ -243,6 +294,7 @@ static tridi_status run_tridi(tridi_dtype dt, tridi_backend be, tridi_alg alg, i
   tridi_options_init(&o);
   o.backend = be;
   o.alg = alg;
+  o.pivot = pv;
   tridi_plan plan = NULL;
   st = tridi_plan_create(&plan, desc, &o);
   tridi_desc_destroy(desc);
@@ -261,7 +313,9 @@ int tridi_cmd_accuracy(int argc, char **argv) {
       {"batch", required_argument, NULL, 'b'},  {"backend", required_argument, NULL, 'B'},
       {"seed", required_argument, NULL, 's'},   {"output", required_argument, NULL, 'o'},
       {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
-  int fam_on[NFAM] = {1, 1, 1}, dt_on[2] = {1, 1}, alg_on[NALL];
+  collect_families();
+  int fam_on[NFAM_MAX], dt_on[2] = {1, 1}, alg_on[NALL];
+  for (int k = 0; k < nfam; ++k) fam_on[k] = 1;
   for (int k = 0; k < NALL; ++k) alg_on[k] = all_algs[k].alg != TRIDI_ALG_THOMAS;
   int64_t ns[64];
   int nn = 0;
@@ -278,7 +332,7 @@ int tridi_cmd_accuracy(int argc, char **argv) {
   while ((ch = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
     switch (ch) {
       case 'f':
-        if (!parse_names(optarg, fam_names, NFAM, fam_on, "family")) return TRIDI_EXIT_USAGE;
+        if (!parse_names(optarg, fam_names, nfam, fam_on, "family")) return TRIDI_EXIT_USAGE;
         break;
       case 't':
         if (!parse_names(optarg, dt_names, 2, dt_on, "dtype")) return TRIDI_EXIT_USAGE;
@@ -335,7 +389,7 @@ int tridi_cmd_accuracy(int argc, char **argv) {
     return TRIDI_EXIT_USAGE;
   }
   fprintf(f, "backend,family,dtype,n,alg,systems,failed,first_info,resid_median,resid_max,"
-             "ferr_median,ferr_max\n");
+             "ferr_median,ferr_max,flagged\n");
   int64_t nmax = 1;
   for (int q = 0; q < nn; ++q)
     if (ns[q] > nmax) nmax = ns[q];
@@ -343,7 +397,7 @@ int tridi_cmd_accuracy(int argc, char **argv) {
   double *a = malloc(cells * sizeof *a), *b = malloc(cells * sizeof *b);
   double *c = malloc(cells * sizeof *c), *d = malloc(cells * sizeof *d);
   double *x = malloc(cells * sizeof *x), *xref = malloc(cells * sizeof *xref);
-  double *w = malloc((size_t)nmax * 8 * sizeof *w);
+  double *w = malloc((size_t)nmax * 8 * sizeof *w), *xt = malloc((size_t)nmax * sizeof *xt);
   long double *r = malloc((size_t)nmax * sizeof *r);
   double *tr = malloc((size_t)batch * sizeof *tr), *tf = malloc((size_t)batch * sizeof *tf);
   int32_t *info = malloc((size_t)batch * sizeof *info);
@@ -353,21 +407,27 @@ int tridi_cmd_accuracy(int argc, char **argv) {
   float *fc = malloc(cells * sizeof *fc), *fd = malloc(cells * sizeof *fd);
   float *fx = malloc(cells * sizeof *fx), *fw = malloc((size_t)nmax * 3 * sizeof *fw);
   int rc = 0;
-  if (!a || !b || !c || !d || !x || !xref || !w || !r || !tr || !tf || !info || !refok || !fa ||
-      !fb || !fc || !fd || !fx || !fw) {
+  if (!a || !b || !c || !d || !x || !xref || !w || !xt || !r || !tr || !tf || !info || !refok ||
+      !fa || !fb || !fc || !fd || !fx || !fw) {
     fprintf(stderr, "tridi accuracy: out of memory\n");
     rc = TRIDI_EXIT_FAIL;
     goto done;
   }
-  for (int fam = 0; fam < NFAM; ++fam) {
+  for (int fam = 0; fam < nfam; ++fam) {
     if (!fam_on[fam]) continue;
     for (int t = 0; t < 2; ++t) {
       if (!dt_on[t]) continue;
       const tridi_dtype dt = t ? TRIDI_F64 : TRIDI_F32;
       for (int q = 0; q < nn; ++q) {
         const int64_t n = ns[q];
+        if (fam >= NOWN && (fam_mat[fam]->props & MG_DENSE) && n > DENSE_NMAX) continue;
         uint64_t rng = seed ^ ((uint64_t)fam << 56) ^ ((uint64_t)t << 48) ^ (uint64_t)n;
-        fill(fam, n, batch, &rng, a, b, c, d);
+        if (fill(fam, n, batch, &rng, a, b, c, d, xt)) {
+          fprintf(stderr, "tridi accuracy: %s n=%lld: the generator failed\n", fam_names[fam],
+                  (long long)n);
+          rc = TRIDI_EXIT_FAIL;
+          continue;
+        }
         const size_t m = (size_t)(n * batch);
         if (dt == TRIDI_F32) /* the data the f32 solvers see, exactly */
           for (size_t j = 0; j < m; ++j) {
@@ -421,10 +481,11 @@ int tridi_cmd_accuracy(int argc, char **argv) {
           } else {
             tridi_status st;
             if (dt == TRIDI_F32) {
-              st = run_tridi(dt, be, (tridi_alg)E->alg, n, batch, fa, fb, fc, fd, fx, info);
+              st = run_tridi(dt, be, (tridi_alg)E->alg, E->pivot, n, batch, fa, fb, fc, fd, fx,
+                             info);
               for (size_t j = 0; j < m; ++j) x[j] = fx[j];
             } else {
-              st = run_tridi(dt, be, (tridi_alg)E->alg, n, batch, a, b, c, d, x, info);
+              st = run_tridi(dt, be, (tridi_alg)E->alg, E->pivot, n, batch, a, b, c, d, x, info);
             }
             if (st) {
               fprintf(stderr, "tridi accuracy: %s n=%lld: %s (%s)\n", E->name, (long long)n,
@@ -435,17 +496,18 @@ int tridi_cmd_accuracy(int argc, char **argv) {
           }
           stats S;
           judge(n, batch, a, b, c, d, x, xref, info, refok, tr, tf, r, &S);
-          fprintf(f, "%s,%s,%s,%lld,%s,%lld,%lld,%d,%.3e,%.3e,%.3e,%.3e\n",
+          fprintf(f, "%s,%s,%s,%lld,%s,%lld,%lld,%d,%.3e,%.3e,%.3e,%.3e,%lld\n",
                   tridi_backend_name(be), fam_names[fam], dt_names[t], (long long)n, E->name,
                   (long long)batch, (long long)S.failed, (int)S.first_info, S.res_med, S.res_max,
-                  S.fe_med, S.fe_max);
+                  S.fe_med, S.fe_max, (long long)S.flagged);
         }
         fflush(f);
       }
     }
   }
 done:
-  free(a); free(b); free(c); free(d); free(x); free(xref); free(w); free(r); free(tr); free(tf);
+  free(a); free(b); free(c); free(d); free(x); free(xref); free(w); free(xt); free(r); free(tr);
+  free(tf);
   free(info); free(refok); free(fa); free(fb); free(fc); free(fd); free(fx); free(fw);
   if (out && f) fclose(f);
   return rc;

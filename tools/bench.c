@@ -13,6 +13,11 @@
 
 int bench_known_unstable(tridi_alg alg) { return alg == TRIDI_ALG_RD || alg == TRIDI_ALG_CR_RD; }
 
+int bench_alg_pivot_ok(tridi_alg alg, tridi_pivot pv) {
+  if (alg == TRIDI_ALG_LU_PARTIAL) return pv != TRIDI_PIVOT_NONE;
+  return alg == TRIDI_ALG_AUTO || pv != TRIDI_PIVOT_PARTIAL;
+}
+
 static void usage(FILE *f) {
   fprintf(f,
           "usage: tridi bench [options]\n"
@@ -38,8 +43,13 @@ static void usage(FILE *f) {
           "  --layout LIST     layouts of the problem kind (default all; below); where\n"
           "                    they are named part/part, a part selects all it is in\n"
           "  --alg LIST        algorithms run on every case, e.g. auto,thomas,cr,pcr,rd,\n"
-          "                    cr_pcr,cr_rd (default auto); after each case the fastest\n"
-          "                    and auto's share of it are printed (docs/algorithms.md)\n"
+          "                    cr_pcr,cr_rd,lu_partial (default auto); after each case the\n"
+          "                    fastest and auto's share of it are printed (docs/algorithms.md)\n"
+          "  --pivot LIST      pivoting for each algorithm: none, partial, auto (default\n"
+          "                    auto, the library's default; docs/accuracy.md); combinations\n"
+          "                    that cannot be planned (a non-pivoting algorithm with\n"
+          "                    partial, lu_partial with none) and partial on a backend\n"
+          "                    without a pivoting solver are skipped\n"
           "  --size-mb MIB     working set of a,b,c,d,x per case (default 1024; --quick 64)\n"
           "  --ref-mb MIB      working set of the copy and stream references (default:\n"
           "                    CPU max(4 x last-level cache, 1024); CUDA the case's)\n"
@@ -188,11 +198,11 @@ static int parse_algs(bench_config *cfg, char *arg) {
   cfg->nalgs = 0;
   for (int i = 0; i < k; ++i) {
     int found = -1;
-    for (int a = TRIDI_ALG_AUTO; a <= TRIDI_ALG_CR_RD; ++a)
+    for (int a = TRIDI_ALG_AUTO; a <= TRIDI_ALG_LU_PARTIAL; ++a)
       if (strcmp(items[i], tridi_alg_name((tridi_alg)a)) == 0) found = a;
     if (found < 0) {
       fprintf(stderr, "tridi bench: unknown algorithm '%s' (", items[i]);
-      for (int a = TRIDI_ALG_AUTO; a <= TRIDI_ALG_CR_RD; ++a)
+      for (int a = TRIDI_ALG_AUTO; a <= TRIDI_ALG_LU_PARTIAL; ++a)
         fprintf(stderr, "%s%s", a ? ", " : "", tridi_alg_name((tridi_alg)a));
       fprintf(stderr, ")\n");
       return 0;
@@ -202,10 +212,27 @@ static int parse_algs(bench_config *cfg, char *arg) {
   return 1;
 }
 
+static int parse_pivots(bench_config *cfg, char *arg) {
+  char *items[3];
+  int k;
+  if (!split_opt("pivot", arg, items, 3, &k)) return 0;
+  cfg->npivots = 0;
+  for (int i = 0; i < k; ++i) {
+    tridi_pivot pv;
+    if (tridi_pivot_from_name(items[i], &pv) != TRIDI_SUCCESS) {
+      fprintf(stderr, "tridi bench: unknown pivoting '%s' (none, partial, auto)\n", items[i]);
+      return 0;
+    }
+    cfg->pivots[cfg->npivots++] = pv;
+  }
+  return 1;
+}
+
 static int parse_args(int argc, char **argv, bench_config *cfg) {
   enum {
     O_BACKEND = 256, O_DTYPE, O_N, O_LAYOUT, O_SIZE, O_QUICK, O_THREADS, O_REPS, O_WARMUP,
-    O_BREPS, O_NOBASE, O_CSV, O_SEED, O_QUIET, O_VERBOSE, O_HELP, O_ALG, O_PROBLEM, O_REF
+    O_BREPS, O_NOBASE, O_CSV, O_SEED, O_QUIET, O_VERBOSE, O_HELP, O_ALG, O_PROBLEM, O_REF,
+    O_PIVOT
   };
   static const struct option longopts[] = {
       {"backend", required_argument, NULL, O_BACKEND},
@@ -226,6 +253,7 @@ static int parse_args(int argc, char **argv, bench_config *cfg) {
       {"verbose", no_argument, NULL, O_VERBOSE},
       {"help", no_argument, NULL, O_HELP},
       {"alg", required_argument, NULL, O_ALG},
+      {"pivot", required_argument, NULL, O_PIVOT},
       {"problem", required_argument, NULL, O_PROBLEM},
       {NULL, 0, NULL, 0}};
   int quick = 0, have_n = 0, have_size = 0, have_reps = 0;
@@ -245,6 +273,8 @@ static int parse_args(int argc, char **argv, bench_config *cfg) {
   cfg->ndtypes = 2;
   cfg->algs[0] = TRIDI_ALG_AUTO;
   cfg->nalgs = 1;
+  cfg->pivots[0] = TRIDI_PIVOT_AUTO;
+  cfg->npivots = 1;
 
   optind = 1; /* argv[0] is "bench" */
   opterr = 1;
@@ -333,6 +363,9 @@ static int parse_args(int argc, char **argv, bench_config *cfg) {
         break;
       case O_ALG:
         if (!parse_algs(cfg, optarg)) return 0;
+        break;
+      case O_PIVOT:
+        if (!parse_pivots(cfg, optarg)) return 0;
         break;
       case O_QUIET: cfg->quiet = 1; break;
       case O_VERBOSE: cfg->opts.verbose = 1; break;

@@ -84,6 +84,7 @@ typedef struct bench_opts {
   int device;      /**< CUDA device ordinal */
   int verbose;     /**< 1: the runner may print diagnostics on stderr */
   tridi_alg alg;   /**< algorithm to plan (--alg; TRIDI_ALG_AUTO by default) */
+  tridi_pivot pivot; /**< pivoting to plan (--pivot; TRIDI_PIVOT_AUTO by default) */
 } bench_opts;
 
 /** Host arrays of one case: alloc_elems[op] elements each, 64-byte aligned. */

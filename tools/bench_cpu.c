@@ -53,6 +53,7 @@ static int cpu_run_case(const bench_case *bc, const bench_opts *opts, const benc
   tridi_options_init(&o);
   o.backend = TRIDI_BACKEND_CPU;
   o.alg = opts->alg;
+  o.pivot = opts->pivot;
   o.num_threads = opts->threads;
   tridi_plan plan = NULL;
   st = tridi_plan_create(&plan, desc, &o);

@@ -162,6 +162,7 @@ int make_plan(const bench_case *bc, const bench_opts *opts, tridi_plan *plan, tr
     o.backend = TRIDI_BACKEND_CUDA;
     o.device = opts->device;
     o.alg = opts->alg;
+    o.pivot = opts->pivot;
     *st = tridi_plan_create(plan, desc, &o);
   }
   tridi_desc_destroy(desc);

@@ -28,6 +28,8 @@ typedef struct bench_config {
   int baseline_reps;
   tridi_alg algs[BENCH_MAX_ALGS];       /* --alg: algorithms run on every case, in order */
   int nalgs;
+  tridi_pivot pivots[3];                /* --pivot: for each algorithm, in order */
+  int npivots;
   bench_opts opts;
 } bench_config;
 
@@ -35,6 +37,10 @@ typedef struct bench_config {
  * docs/accuracy.md): a case of theirs that fails its check is reported "not
  * verified (known unstable)", not as a failure. */
 int bench_known_unstable(tridi_alg alg);
+
+/* 1 when algorithm alg can be asked for with pivoting mode pv (a forced
+ * non-pivoting algorithm with partial, or lu_partial with none, cannot). */
+int bench_alg_pivot_ok(tridi_alg alg, tridi_pivot pv);
 
 /* Run the sweep; returns the exit status (commands.h). */
 int bench_run(const bench_config *cfg);

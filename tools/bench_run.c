@@ -17,9 +17,9 @@
 /* ---- output -------------------------------------------------------------- */
 
 static void print_header(void) {
-  printf("%-5s %-4s %-12s %6s %9s %-10s %12s %8s %7s %6s %7s %6s %9s %-13s %12s %7s %s\n", "back",
-         "type", "layout", "n", "batch", "alg", "time", "GB/s", "copy", "%copy", "stream",
-         "%strm", "residual", "baseline", "base time", "speedup", "check");
+  printf("%-5s %-4s %-12s %6s %9s %-10s %-7s %12s %8s %7s %6s %7s %6s %9s %-13s %12s %7s %s\n",
+         "back", "type", "layout", "n", "batch", "alg", "pivot", "time", "GB/s", "copy", "%copy",
+         "stream", "%strm", "residual", "baseline", "base time", "speedup", "check");
 }
 
 static void fmt_time(char *buf, size_t len, double ms, int launch) {
@@ -34,7 +34,7 @@ static void fmt_num(char *buf, size_t len, const char *fmt, double v) {
 }
 
 static void print_row(const bench_runner *r, const bench_case *bc, const bench_result *res,
-                      double copy, double stream) {
+                      tridi_pivot pv, double copy, double stream) {
   char t1[32], t2[32], sp[32], st[16], ps[16];
   fmt_time(t1, sizeof t1, res->ms, bc->launch);
   fmt_time(t2, sizeof t2, res->baseline[0] ? res->baseline_ms : NAN, bc->launch);
@@ -42,9 +42,11 @@ static void print_row(const bench_runner *r, const bench_case *bc, const bench_r
   else snprintf(sp, sizeof sp, "-");
   fmt_num(st, sizeof st, "%.1f", stream);
   fmt_num(ps, sizeof ps, "%.1f", res->pct_stream);
-  printf("%-5s %-4s %-12s %6lld %9lld %-10s %12s %8.1f %7.1f %6.1f %7s %6s %9.2e %-13s %12s %7s %s\n",
+  printf("%-5s %-4s %-12s %6lld %9lld %-10s %-7s %12s %8.1f %7.1f %6.1f %7s %6s %9.2e %-13s %12s "
+         "%7s %s\n",
          r->name, tridi_dtype_name(bc->dtype), bc->layout, (long long)bc->n, (long long)bc->batch,
-         res->alg[0] ? res->alg : "-", t1, res->gbps, copy, res->pct_copy, st, ps,
+         res->alg[0] ? res->alg : "-", tridi_pivot_name(pv), t1, res->gbps, copy, res->pct_copy,
+         st, ps,
          res->chk.residual, res->baseline[0] ? res->baseline : "-", t2, sp, res->check);
   fflush(stdout);
 }
@@ -54,7 +56,7 @@ static void print_row(const bench_runner *r, const bench_case *bc, const bench_r
 static const char csv_columns[] =
     "backend,device,date,dtype,layout,n,batch,alg,kernel,threads,ms,ms_min,gbps,copy_gbps,"
     "pct_copy,residual,residual_bound,ok,baseline,baseline_ms,baseline_gbps,baseline_residual,"
-    "speedup,req_alg,problem,m,unknowns,words_per_unknown,stream_gbps,pct_stream,check";
+    "speedup,req_alg,problem,m,unknowns,words_per_unknown,stream_gbps,pct_stream,check,pivot";
 
 /* a number, or an empty cell where it was not measured */
 static void csv_num(FILE *f, double v) {
@@ -63,7 +65,8 @@ static void csv_num(FILE *f, double v) {
 }
 
 static void csv_row(FILE *f, const bench_runner *r, const char *date, double copy, double stream,
-                    const bench_case *bc, const bench_result *res, tridi_alg req) {
+                    const bench_case *bc, const bench_result *res, tridi_alg req,
+                    tridi_pivot pv) {
   fprintf(f, "%s,%s,%s,%s,%s,%lld,%lld,%s,%s,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.3e,%.3e,%d,%s,%.6g,%.6g,"
              "%.3e,%.6g,%s,%s,%d,%lld,%g",
           r->name, r->device_name(), date, tridi_dtype_name(bc->dtype), bc->layout,
@@ -74,7 +77,7 @@ static void csv_row(FILE *f, const bench_runner *r, const char *date, double cop
           bc->words_per_unknown);
   csv_num(f, stream);
   csv_num(f, res->pct_stream);
-  fprintf(f, ",%s\n", res->check);
+  fprintf(f, ",%s,%s\n", res->check, tridi_pivot_name(pv));
   fflush(f);
 }
 
@@ -138,24 +141,53 @@ typedef struct sweep {
   int counts[3]; /* verified, not verified (known unstable), failed */
 } sweep;
 
-/* Every algorithm on one case (its data filled), then its baselines. */
+/* 1 when tridi has a pivoting solver row for the runner's backend and the
+ * bench kind (TRIDI_PIVOT_PARTIAL can be planned there). */
+static int runner_pivots(const bench_runner *r, const bench_kind *kind) {
+  for (int i = 0; i < tridi_num_solvers(); ++i) {
+    tridi_solver_desc sd;
+    memset(&sd, 0, sizeof sd);
+    sd.struct_size = sizeof sd;
+    if (tridi_get_solver(i, &sd) == TRIDI_SUCCESS && sd.backend == r->backend &&
+        sd.alg == TRIDI_ALG_LU_PARTIAL && strcmp(tridi_kind_name(sd.kind), kind->name) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+/* 1 when --alg item ai with --pivot item pi runs on the runner (see --help). */
+static int variant_runs(const bench_config *cfg, const bench_runner *r, int ai, int pi) {
+  const tridi_alg alg = cfg->algs[ai];
+  const tridi_pivot pv = cfg->pivots[pi];
+  if (!bench_alg_pivot_ok(alg, pv)) return 0;
+  return (pv != TRIDI_PIVOT_PARTIAL && alg != TRIDI_ALG_LU_PARTIAL) || runner_pivots(r, cfg->kind);
+}
+
+/* Every algorithm and pivoting on one case (its data filled), then its baselines. */
 static void run_algs(sweep *S, const bench_case *bc, double copy, double stream) {
   const bench_config *cfg = S->cfg;
   const bench_runner *r = S->r;
   const size_t xbytes = (size_t)bc->alloc_elems[4] * tridi_dtype_size(bc->dtype);
   const double bytes = bench_bytes(bc);
   double best_gbps = 0.0, auto_gbps = NAN;
-  const char *best_alg = NULL;
-  for (int ai = 0; ai < cfg->nalgs; ++ai) {
+  char best_alg[48] = "";
+  int first = 1, nvar = 0;
+  for (int v = 0; v < cfg->nalgs * cfg->npivots; ++v)
+    nvar += variant_runs(cfg, r, v / cfg->npivots, v % cfg->npivots);
+  for (int vi = 0; vi < cfg->nalgs * cfg->npivots; ++vi) {
+    const int ai = vi / cfg->npivots;
     const tridi_alg req = cfg->algs[ai];
+    const tridi_pivot pv = cfg->pivots[vi % cfg->npivots];
+    if (!variant_runs(cfg, r, ai, vi % cfg->npivots)) continue;
     bench_result res;
     memset(&res, 0, sizeof res);
     res.baseline_ms = res.baseline_gbps = res.baseline_residual = res.speedup = NAN;
     res.gbps = res.pct_copy = res.pct_stream = res.chk.residual = NAN;
-    if (ai > 0) memset(S->data->x, 0xFF, xbytes); /* x poisoned again */
+    if (!first) memset(S->data->x, 0xFF, xbytes); /* x poisoned again */
     /* the launch-bound case takes microseconds: many more repeats */
     bench_opts ro = cfg->opts;
     ro.alg = req;
+    ro.pivot = pv;
     if (bc->launch && ro.reps < LAUNCH_REPS) ro.reps = LAUNCH_REPS;
     r->run_case(bc, &ro, S->data, &res);
     /* a breakdown the algorithm reported still has a time (bench_cpu.c) */
@@ -173,24 +205,25 @@ static void run_algs(sweep *S, const bench_case *bc, double copy, double stream)
     ++S->counts[v];
     if (v == 2)
       fprintf(stderr,
-              "tridi bench: FAILED %s %s %s %s n=%lld alg %s: status %s, residual %.3e "
+              "tridi bench: FAILED %s %s %s %s n=%lld alg %s pivot %s: status %s, residual %.3e "
               "(bound %.3e), padding %s\n",
               r->name, bc->kind->name, tridi_dtype_name(bc->dtype), bc->layout, (long long)bc->n,
-              tridi_alg_name(req), tridi_status_name(res.status), res.chk.residual,
-              res.chk.bound, res.chk.untouched ? "untouched" : "WRITTEN");
+              tridi_alg_name(req), tridi_pivot_name(pv), tridi_status_name(res.status),
+              res.chk.residual, res.chk.bound, res.chk.untouched ? "untouched" : "WRITTEN");
     if (res.ok && res.gbps > best_gbps) {
       best_gbps = res.gbps;
-      best_alg = tridi_alg_name(req);
+      snprintf(best_alg, sizeof best_alg, "%s%s%s", tridi_alg_name(req),
+               cfg->npivots > 1 ? "/" : "", cfg->npivots > 1 ? tridi_pivot_name(pv) : "");
     }
-    if (req == TRIDI_ALG_AUTO && res.ok) auto_gbps = res.gbps;
+    if (req == TRIDI_ALG_AUTO && pv == TRIDI_PIVOT_AUTO && res.ok) auto_gbps = res.gbps;
     if (cfg->nalgs > 1 && req == TRIDI_ALG_AUTO) { /* auto(thomas) */
       char tmp[sizeof res.alg];
       memcpy(tmp, res.alg, sizeof tmp);
       snprintf(res.alg, sizeof res.alg, "auto(%.25s)", tmp);
     }
-    /* the first algorithm's row carries the baselines, one row each */
+    /* the first variant's row carries the baselines, one row each */
     int rows = 0;
-    for (int b = 0; ai == 0 && cfg->baseline && bc->kind->baselines[b] != NULL; ++b) {
+    for (int b = 0; first && cfg->baseline && bc->kind->baselines[b] != NULL; ++b) {
       const bench_baseline *base = bc->kind->baselines[b];
       if (base->backend != r->backend) continue;
       bench_opts bo = cfg->opts;
@@ -210,16 +243,17 @@ static void run_algs(sweep *S, const bench_case *bc, double copy, double stream)
         fprintf(stderr, "tridi bench: baseline %s: %s\n", row.baseline,
                 tridi_status_name(row.baseline_status));
       }
-      print_row(r, bc, &row, copy, stream);
-      if (S->csv != NULL) csv_row(S->csv, r, S->date, copy, stream, bc, &row, req);
+      print_row(r, bc, &row, pv, copy, stream);
+      if (S->csv != NULL) csv_row(S->csv, r, S->date, copy, stream, bc, &row, req, pv);
       ++rows;
     }
     if (rows == 0) {
-      print_row(r, bc, &res, copy, stream);
-      if (S->csv != NULL) csv_row(S->csv, r, S->date, copy, stream, bc, &res, req);
+      print_row(r, bc, &res, pv, copy, stream);
+      if (S->csv != NULL) csv_row(S->csv, r, S->date, copy, stream, bc, &res, req, pv);
     }
+    first = 0;
   }
-  if (cfg->nalgs > 1 && best_alg != NULL) {
+  if (nvar > 1 && best_alg[0]) {
     if (auto_gbps == auto_gbps)
       printf("# fastest: %s %.1f GB/s; auto %.2f of it\n", best_alg, best_gbps, auto_gbps / best_gbps);
     else
@@ -280,7 +314,11 @@ int bench_run(const bench_config *cfg) {
         free_case(cfg, &bc);
         ++ncases;
       }
-  ncases *= cfg->nrunners * cfg->nalgs;
+  int nvariants = 0;
+  for (int ri = 0; ri < cfg->nrunners; ++ri)
+    for (int v = 0; v < cfg->nalgs * cfg->npivots; ++v)
+      nvariants += variant_runs(cfg, cfg->runners[ri], v / cfg->npivots, v % cfg->npivots);
+  ncases *= nvariants;
 
   void *buf[BENCH_NOPS];
   int ok = 1;
@@ -343,7 +381,8 @@ int bench_run(const bench_config *cfg) {
         for (int ni = 0; ni < cfg->nns; ++ni) {
           bench_case bc;
           if (make_case(cfg, di, li, ni, &bc)) continue;
-          done += cfg->nalgs;
+          for (int v = 0; v < cfg->nalgs * cfg->npivots; ++v)
+            done += variant_runs(cfg, r, v / cfg->npivots, v % cfg->npivots);
           if (!cfg->quiet)
             fprintf(stderr, "[%d/%d %.0fs] %s %s %s %s n=%lld batch=%lld\n", done, ncases,
                     bench_now() - t_start, r->name, cfg->kind->name, tridi_dtype_name(bc.dtype),

@@ -37,11 +37,16 @@ static void solve_usage(FILE *f) {
           "  -o, --output FILE   write x there (default: stdout)\n"
           "  --dtype f32|f64     precision of the solve (default f64)\n"
           "  --backend cpu|ref   (default cpu)\n"
+          "  --pivot MODE        partial (default): LU with partial pivoting, stable for\n"
+          "                      any matrix; auto: no pivoting, then pivoting for the\n"
+          "                      systems where growth is detected; none: no pivoting,\n"
+          "                      growth reported (docs/accuracy.md)\n"
           "  -h, --help          this text\n"
           "\n"
-          "exit status: 0 solved, 1 unreadable input or a system that broke down\n"
-          "(zero pivot, NaN/Inf: the message names it, its x is written as nan;\n"
-          "the other systems are solved), 2 usage error.\n");
+          "exit status: 0 solved, 1 unreadable input, a system that broke down (zero\n"
+          "pivot, NaN/Inf: the message names it, its x is written as nan) or, with\n"
+          "--pivot none, one whose elimination grew (inaccurate: the message names\n"
+          "it, its x is written); the other systems are solved; 2 usage error.\n");
 }
 
 /* Split `line` at commas in place; trims spaces and the line end. */
@@ -177,11 +182,14 @@ int tridi_cmd_solve(int argc, char **argv) {
   static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
                                            {"dtype", required_argument, NULL, 'T'},
                                            {"backend", required_argument, NULL, 'B'},
+                                           {"pivot", required_argument, NULL, 'P'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
   const char *out_path = NULL;
   tridi_dtype dtype = TRIDI_F64;
   tridi_backend backend = TRIDI_BACKEND_CPU;
+  /* a small general-purpose solve: pivoting by default, whatever the matrix */
+  tridi_pivot pivot = TRIDI_PIVOT_PARTIAL;
   optind = 1;
   int c;
   while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
@@ -200,6 +208,12 @@ int tridi_cmd_solve(int argc, char **argv) {
         else if (strcmp(optarg, "ref") == 0) backend = TRIDI_BACKEND_REF;
         else {
           fprintf(stderr, "tridi solve: unknown backend '%s' (cpu, ref)\n", optarg);
+          return TRIDI_EXIT_USAGE;
+        }
+        break;
+      case 'P':
+        if (tridi_pivot_from_name(optarg, &pivot) != TRIDI_SUCCESS) {
+          fprintf(stderr, "tridi solve: unknown pivoting '%s' (partial, auto, none)\n", optarg);
           return TRIDI_EXIT_USAGE;
         }
         break;
@@ -247,17 +261,24 @@ int tridi_cmd_solve(int argc, char **argv) {
   tridi_options opts;
   tridi_options_init(&opts);
   opts.backend = backend;
+  opts.pivot = pivot;
   tridi_status st = tridi_desc_create(&desc, dtype, 2, shape, 1);
   if (st == TRIDI_SUCCESS) st = tridi_plan_create(&plan, desc, &opts);
   if (st == TRIDI_SUCCESS)
     st = tridi_execute(plan, buf[0], buf[1], buf[2], buf[3], buf[4], info, NULL);
   if (st != TRIDI_SUCCESS) {
     fprintf(stderr, "tridi solve: %s: %s\n", tridi_status_name(st), tridi_last_error());
-    for (int64_t s = 0; s < nsys; ++s)
-      if (info[s] != 0)
+    /* per-system failures: info says which (it is not set otherwise) */
+    if (st != TRIDI_ERR_ZERO_PIVOT && st != TRIDI_ERR_NONFINITE && st != TRIDI_ERR_INACCURATE)
+      goto done;
+    for (int64_t s = 0; s < nsys; ++s) {
+      if (info[s] == TRIDI_INFO_INACCURATE)
+        fprintf(stderr, "tridi solve: system %lld: inaccurate (element growth without pivoting; "
+                        "--pivot partial solves it)\n", (long long)s);
+      else if (info[s] != 0)
         fprintf(stderr, "tridi solve: system %lld: %s at row %d\n", (long long)s,
                 info[s] > 0 ? "zero pivot" : "NaN/Inf", info[s] > 0 ? info[s] : -info[s]);
-    if (st != TRIDI_ERR_ZERO_PIVOT && st != TRIDI_ERR_NONFINITE) goto done;
+    }
   }
 
   out = out_path != NULL ? fopen(out_path, "w") : stdout;
@@ -267,8 +288,10 @@ int tridi_cmd_solve(int argc, char **argv) {
   }
   fprintf(out, has_sys ? "system,x\n" : "x\n");
   for (size_t i = 0; i < m; ++i) {
-    /* the x of a system that broke down is unspecified: written as nan */
-    const double x = info[i / (size_t)n] != 0 ? NAN
+    /* the x of a system that broke down is unspecified: written as nan (an
+     * inaccurate one's is written) */
+    const int32_t inf_s = info[i / (size_t)n];
+    const double x = inf_s != 0 && inf_s != TRIDI_INFO_INACCURATE ? NAN
                      : dtype == TRIDI_F64     ? ((double *)buf[4])[i]
                                               : (double)((float *)buf[4])[i];
     if (has_sys) fprintf(out, "%.17g,", cols.v[COL_SYS][i]);

@@ -302,8 +302,10 @@ static void refusals(void) {
   for (int i = 0; i < 12; ++i) bb[i] = i / 4 == 1 ? 1.0 : 4.0;
   CFI_CDESC_T(2) B;
   CFI_establish((CFI_cdesc_t *)&B, bb, CFI_attribute_other, CFI_type_double, 0, 2, ext);
+  /* the default pivot mode (TRIDI_PIVOT_AUTO) solves that system again with
+   * partial pivoting (tridiag(1, 1, 1) of order 4 is regular): no failure left */
   st = tridi_f_solve(A, (CFI_cdesc_t *)&B, A, A, X, 1, (CFI_cdesc_t *)&info, "auto");
-  CHECK(st == TRIDI_ERR_ZERO_PIVOT && iv[0] == 0 && iv[1] == 2 && iv[2] == 0, "%d info %d %d %d",
+  CHECK(st == TRIDI_SUCCESS && iv[0] == 0 && iv[1] == 0 && iv[2] == 0, "%d info %d %d %d",
         st, iv[0], iv[1], iv[2]);
 }
 

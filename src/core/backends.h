@@ -23,6 +23,23 @@ const char *tridi_cpu_ref_applies(const struct tridi_plan_s *plan);
 tridi_status tridi_cpu_ref_init(struct tridi_plan_s *plan);
 tridi_status tridi_cpu_ref_execute(const struct tridi_plan_s *plan, const tridi_args *args);
 
+/* The pivoting solver (LU with partial pivoting, LAPACK ?gtsv), both kinds:
+ * src/ref/ref_lu.c runs the kind's pivot_system on every system in order
+ * (REF rows; work: tridi_ref_pivot_work_bytes); src/cpu/pivot/cpu_lu_ref.c
+ * over OpenMP threads (scalar: systems in static blocks; variable: balanced
+ * by unknowns); src/cpu/pivot/cpu_lu.c is the SIMD kernel (scalar kind). */
+size_t tridi_ref_pivot_work_bytes(const struct tridi_plan_s *plan); /* 0 on overflow */
+tridi_status tridi_ref_lu_init(struct tridi_plan_s *plan);
+tridi_status tridi_ref_lu_execute(const struct tridi_plan_s *plan, const tridi_args *args);
+tridi_status tridi_cpu_lu_ref_init(struct tridi_plan_s *plan);
+tridi_status tridi_cpu_lu_ref_execute(const struct tridi_plan_s *plan, const tridi_args *args);
+tridi_status tridi_cpu_var_lu_ref_init(struct tridi_plan_s *plan);
+tridi_status tridi_cpu_var_lu_ref_execute(const struct tridi_plan_s *plan, const tridi_args *args);
+const char *tridi_cpu_lu_applies(const struct tridi_plan_s *plan);
+tridi_status tridi_cpu_lu_init(struct tridi_plan_s *plan);
+tridi_status tridi_cpu_lu_execute(const struct tridi_plan_s *plan, const tridi_args *args);
+void tridi_cpu_lu_destroy(struct tridi_plan_s *plan);
+
 /* src/ref/ref_algs.c: CR, PCR, RD, CR+PCR, CR+RD (paper 001) in plain C,
  * the REF rows running the systems in order; src/cpu/cpu_algs.c: the CPU
  * rows, the systems split over OpenMP threads.  The plan's alg selects the

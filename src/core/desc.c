@@ -213,4 +213,6 @@ void tridi_options_init(tridi_options *opts) {
   opts->simd = TRIDI_SIMD_AUTO;
   opts->device = 0;
   opts->flags = 0;
+  opts->pivot = TRIDI_PIVOT_AUTO;
+  opts->assume_dominant = 0;
 }

@@ -30,6 +30,13 @@ static const name_row alg_names[] = {
     {TRIDI_ALG_RD, "rd"},
     {TRIDI_ALG_CR_PCR, "cr_pcr"},
     {TRIDI_ALG_CR_RD, "cr_rd"},
+    {TRIDI_ALG_LU_PARTIAL, "lu_partial"},
+};
+
+static const name_row pivot_names[] = {
+    {TRIDI_PIVOT_AUTO, "auto"},
+    {TRIDI_PIVOT_NONE, "none"},
+    {TRIDI_PIVOT_PARTIAL, "partial"},
 };
 
 static const name_row backend_names[] = {
@@ -68,6 +75,9 @@ const char *tridi_dtype_name(tridi_dtype d) {
   return lookup(dtype_names, NROWS(dtype_names), (int)d);
 }
 const char *tridi_kind_name(tridi_kind k) { return lookup(kind_names, NROWS(kind_names), (int)k); }
+const char *tridi_pivot_name(tridi_pivot p) {
+  return lookup(pivot_names, NROWS(pivot_names), (int)p);
+}
 
 static int named(const name_row *rows, int n, int value) {
   for (int i = 0; i < n; ++i)
@@ -80,6 +90,8 @@ int tridi_backend_valid(tridi_backend b) {
   return named(backend_names, NROWS(backend_names), (int)b);
 }
 int tridi_simd_valid(tridi_simd s) { return named(simd_names, NROWS(simd_names), (int)s); }
+int tridi_pivot_valid(tridi_pivot p) { return named(pivot_names, NROWS(pivot_names), (int)p); }
+int tridi_alg_pivots(tridi_alg alg) { return alg == TRIDI_ALG_LU_PARTIAL; }
 
 tridi_status tridi_alg_from_name(const char *name, tridi_alg *alg) {
   tridi_clear_error();
@@ -91,6 +103,22 @@ tridi_status tridi_alg_from_name(const char *name, tridi_alg *alg) {
       return TRIDI_SUCCESS;
     }
   return tridi_set_error(TRIDI_ERR_INVALID_OPTION, "tridi_alg_from_name: no algorithm is called '%s'",
+                         name);
+}
+
+tridi_status tridi_pivot_from_name(const char *name, tridi_pivot *pivot) {
+  tridi_clear_error();
+  if (!name) return tridi_set_error(TRIDI_ERR_NULL_POINTER, "tridi_pivot_from_name: name is NULL");
+  if (!pivot)
+    return tridi_set_error(TRIDI_ERR_NULL_POINTER, "tridi_pivot_from_name: pivot is NULL");
+  for (int i = 0; i < NROWS(pivot_names); ++i)
+    if (strcmp(pivot_names[i].name, name) == 0) {
+      *pivot = (tridi_pivot)pivot_names[i].value;
+      return TRIDI_SUCCESS;
+    }
+  return tridi_set_error(TRIDI_ERR_INVALID_OPTION,
+                         "tridi_pivot_from_name: no pivoting mode is called '%s' (auto, none, "
+                         "partial)",
                          name);
 }
 

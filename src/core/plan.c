@@ -5,7 +5,9 @@
  * the kinds table (kinds.c) and the backends table (backends.c). */
 #include "tridi_internal.h"
 
+#include <omp.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,11 +15,25 @@
 
 static const char op_names[TRIDI_NUM_OPERANDS] = {'a', 'b', 'c', 'd', 'x'};
 
-static tridi_status check_options(const tridi_options *o) {
-  if (o->struct_size < sizeof(tridi_options))
+/* The first release's tridi_options ended with `flags`: a struct of that
+ * size (a binary built against the old header) gets the defaults of the
+ * fields it lacks. */
+#define OPTIONS_MIN_SIZE (offsetof(tridi_options, flags) + sizeof(unsigned int))
+
+/* The caller's options as this release reads them: the fields its struct
+ * holds, the defaults for the others (struct_size checked first). */
+static tridi_status read_options(const tridi_options *o, tridi_options *eff) {
+  if (o->struct_size < OPTIONS_MIN_SIZE)
     return tridi_set_error(TRIDI_ERR_INVALID_OPTION,
                            "tridi_plan_create: opts->struct_size = %zu; call tridi_options_init",
                            o->struct_size);
+  tridi_options_init(eff);
+  memcpy(eff, o, o->struct_size < sizeof *eff ? o->struct_size : sizeof *eff);
+  eff->struct_size = sizeof *eff;
+  return TRIDI_SUCCESS;
+}
+
+static tridi_status check_options(const tridi_options *o) {
   if (!tridi_backend_valid(o->backend))
     return tridi_set_error(TRIDI_ERR_INVALID_OPTION, "tridi_plan_create: opts->backend = %d is unknown",
                            (int)o->backend);
@@ -36,6 +52,25 @@ static tridi_status check_options(const tridi_options *o) {
   if (o->flags != 0)
     return tridi_set_error(TRIDI_ERR_INVALID_OPTION,
                            "tridi_plan_create: opts->flags = %#x; no flags are defined", o->flags);
+  if (!tridi_pivot_valid(o->pivot))
+    return tridi_set_error(TRIDI_ERR_INVALID_OPTION,
+                           "tridi_plan_create: opts->pivot = %d is unknown (TRIDI_PIVOT_AUTO, "
+                           "_NONE or _PARTIAL)",
+                           (int)o->pivot);
+  if (o->assume_dominant != 0 && o->assume_dominant != 1)
+    return tridi_set_error(TRIDI_ERR_INVALID_OPTION,
+                           "tridi_plan_create: opts->assume_dominant = %d; it must be 0 or 1",
+                           o->assume_dominant);
+  if (tridi_alg_pivots(o->alg) && o->pivot == TRIDI_PIVOT_NONE)
+    return tridi_set_error(TRIDI_ERR_INVALID_OPTION,
+                           "tridi_plan_create: opts->alg = %s pivots but opts->pivot = "
+                           "TRIDI_PIVOT_NONE",
+                           tridi_alg_name(o->alg));
+  if (o->alg != TRIDI_ALG_AUTO && !tridi_alg_pivots(o->alg) && o->pivot == TRIDI_PIVOT_PARTIAL)
+    return tridi_set_error(TRIDI_ERR_INVALID_OPTION,
+                           "tridi_plan_create: opts->alg = %s does not pivot but opts->pivot = "
+                           "TRIDI_PIVOT_PARTIAL; use TRIDI_ALG_AUTO or TRIDI_ALG_LU_PARTIAL",
+                           tridi_alg_name(o->alg));
   return TRIDI_SUCCESS;
 }
 
@@ -59,10 +94,17 @@ static void note(struct tridi_plan_s *p, const char *name, const char *what) {
              what);
 }
 
+/* 1 when row s is of the family the plan's pivot mode asks for: the
+ * pivoting rows for TRIDI_PIVOT_PARTIAL, the others otherwise. */
+static int pivot_family(const struct tridi_plan_s *p, const tridi_solver *s) {
+  return tridi_alg_pivots(s->alg) == (p->pivot == TRIDI_PIVOT_PARTIAL);
+}
+
 /* Choose the solver row (see tridi_solver): a forced algorithm takes its
- * first applying row; AUTO the applying row of lowest auto_rank.  Every row
- * of the plan's backend gets a line in p->selection.  applies() is pure, so
- * the second pass asks it again for the reasons. */
+ * first applying row; AUTO the applying row of lowest auto_rank among the
+ * rows of the pivot mode's family.  Every row of the plan's backend gets a
+ * line in p->selection.  applies() is pure, so the second pass asks it
+ * again for the reasons. */
 static tridi_status choose_solver(struct tridi_plan_s *p) {
   const tridi_kind_ops *k = p->kops;
   const int forced = p->requested_alg != TRIDI_ALG_AUTO;
@@ -70,7 +112,7 @@ static tridi_status choose_solver(struct tridi_plan_s *p) {
   for (int i = 0; i < k->num_solvers; ++i) {
     const tridi_solver *s = &k->solvers[i];
     if (s->backend != p->backend) continue;
-    if (forced ? s->alg != p->requested_alg : s->auto_rank < 0) continue;
+    if (forced ? s->alg != p->requested_alg : s->auto_rank < 0 || !pivot_family(p, s)) continue;
     if (s->applies && s->applies(p)) continue;
     if (!best || (!forced && s->auto_rank < best->auto_rank)) best = s;
   }
@@ -87,18 +129,45 @@ static tridi_status choose_solver(struct tridi_plan_s *p) {
       snprintf(buf, sizeof buf, "not applicable: %s", why);
     else if (forced ? s->alg != p->requested_alg : s->auto_rank < 0)
       snprintf(buf, sizeof buf, "%s", forced ? "not the forced algorithm" : "explicit only");
+    else if (!pivot_family(p, s))
+      snprintf(buf, sizeof buf, "%s",
+               p->pivot == TRIDI_PIVOT_PARTIAL ? "does not pivot (pivot = partial)"
+                                               : "pivots (pivot = partial only)");
     else
       snprintf(buf, sizeof buf, "applies, rank %d", s->auto_rank);
     note(p, s->name, buf);
   }
   if (!best)
     return tridi_set_error(TRIDI_ERR_NOT_SUPPORTED,
-                           "tridi_plan_create: algorithm %s is not available for backend %s on this "
-                           "%s problem",
-                           tridi_alg_name(p->requested_alg), tridi_backend_name(p->backend),
-                           k->name);
+                           "tridi_plan_create: algorithm %s (pivot = %s) is not available for "
+                           "backend %s on this %s problem",
+                           tridi_alg_name(p->requested_alg), tridi_pivot_name(p->pivot),
+                           tridi_backend_name(p->backend), k->name);
   p->solver = best;
   p->alg = best->alg;
+  return TRIDI_SUCCESS;
+}
+
+static size_t round64(size_t b) { return (b + 63) & ~(size_t)63; }
+
+/* TRIDI_PIVOT_AUTO's second pass (see run_second_pass): set p->resolve and,
+ * when it runs, add its part to the workspace: an info array of nsys
+ * entries (for executes without one) and num_threads slices of the kind's
+ * pivot_work scratch. */
+static tridi_status plan_resolve_ws(struct tridi_plan_s *p) {
+  p->resolve = p->pivot == TRIDI_PIVOT_AUTO && !p->assume_dominant && p->bops->host &&
+               p->kops->pivot_system != NULL && !tridi_alg_pivots(p->alg);
+  if (!p->resolve) return TRIDI_SUCCESS;
+  const size_t work = round64(p->kops->pivot_work(p));
+  const uint64_t nsys = (uint64_t)p->nsys, nt = (uint64_t)p->num_threads;
+  if ((work == 0 && p->n_max > 0) || p->ws_bytes > SIZE_MAX / 4 || nsys > SIZE_MAX / 16 ||
+      (work && nt > (SIZE_MAX / 4) / work))
+    return tridi_set_error(TRIDI_ERR_ALLOC,
+                           "tridi_plan_create: the workspace of TRIDI_PIVOT_AUTO's second pass "
+                           "overflows");
+  p->resolve_off = round64(p->ws_bytes);
+  p->resolve_work = work;
+  p->ws_bytes = p->resolve_off + round64((size_t)nsys * sizeof(int32_t)) + (size_t)nt * work;
   return TRIDI_SUCCESS;
 }
 
@@ -107,10 +176,12 @@ tridi_status tridi_plan_create(tridi_plan *plan, tridi_desc desc, const tridi_op
   if (!plan) return tridi_set_error(TRIDI_ERR_NULL_POINTER, "tridi_plan_create: plan is NULL");
   *plan = NULL;
   if (!desc) return tridi_set_error(TRIDI_ERR_NULL_POINTER, "tridi_plan_create: desc is NULL");
-  tridi_options defaults;
-  tridi_options_init(&defaults);
-  if (!opts) opts = &defaults;
-  tridi_status st = check_options(opts);
+  tridi_options eff;
+  tridi_options_init(&eff);
+  tridi_status st = opts ? read_options(opts, &eff) : TRIDI_SUCCESS;
+  if (st) return st;
+  opts = &eff;
+  st = check_options(opts);
   if (st) return st;
   const tridi_kind_ops *kops = tridi_kind_get(desc->kind);
   if (!kops)
@@ -124,6 +195,9 @@ tridi_status tridi_plan_create(tridi_plan *plan, tridi_desc desc, const tridi_op
   p->kops = kops;
   p->requested_alg = opts->alg;
   p->device = opts->device;
+  p->pivot = tridi_alg_pivots(opts->alg) ? TRIDI_PIVOT_PARTIAL : opts->pivot;
+  p->assume_dominant = opts->assume_dominant;
+  p->growth = p->pivot != TRIDI_PIVOT_PARTIAL && !p->assume_dominant;
   st = kops->normalise(desc, p);
   if (st) goto fail;
   /* AUTO is the CPU: CUDA operands are device pointers, never guessed */
@@ -153,6 +227,8 @@ tridi_status tridi_plan_create(tridi_plan *plan, tridi_desc desc, const tridi_op
     }
   }
   if (!p->kernel_name[0]) strncpy(p->kernel_name, p->solver->name, sizeof p->kernel_name - 1);
+  st = plan_resolve_ws(p);
+  if (st) goto fail;
   if (p->ws_bytes > 0) {
     st = p->bops->ws_alloc(p, &p->ws, p->ws_bytes);
     if (st) goto fail;
@@ -214,6 +290,8 @@ tridi_status tridi_plan_get_info(tridi_plan plan, tridi_plan_info *info) {
   INFO_SET(info, kind, plan->kind);
   INFO_SET(info, unknowns, plan->unknowns);
   INFO_SET(info, selection, plan->selection);
+  INFO_SET(info, pivot, plan->pivot);
+  INFO_SET(info, assume_dominant, plan->assume_dominant);
   return TRIDI_SUCCESS;
 }
 
@@ -230,6 +308,42 @@ static tridi_status check_args(tridi_plan plan, const void *const ops[TRIDI_NUM_
   return plan->kops->check_overlap(plan, ops, fn);
 }
 
+static int numerical(tridi_status st) {
+  return st == TRIDI_ERR_ZERO_PIVOT || st == TRIDI_ERR_NONFINITE || st == TRIDI_ERR_INACCURATE;
+}
+
+/* TRIDI_PIVOT_AUTO's second pass, after a non-pivoting solve out of place
+ * whose status says that some system's info is not 0: every such system is
+ * solved again with the kind's reference pivoting solver (the inputs are
+ * intact), and gets that solver's info.  Without the caller's info array
+ * the solve is run again into one of the workspace (the solvers are
+ * deterministic, so it finds the same systems): executes that succeed pay
+ * nothing for this.  The systems go over the plan's threads; each is solved
+ * on its own, so the result does not depend on their number.  Returns the
+ * status of the lowest-numbered system still failing. */
+static tridi_status run_second_pass(const struct tridi_plan_s *p, tridi_args *args,
+                                    tridi_status st) {
+  char *ws = (char *)args->ws;
+  if (!args->info) {
+    args->info = (int32_t *)(void *)(ws + p->resolve_off);
+    st = p->bops->run(p, args);
+    if (!numerical(st)) return st;
+  }
+  int32_t *info = args->info;
+  char *work = ws + p->resolve_off + round64((size_t)p->nsys * sizeof(int32_t));
+  const int64_t nsys = p->nsys;
+  const tridi_args *ca = args;
+#pragma omp parallel for num_threads(p->num_threads) schedule(dynamic, 1024)
+  for (int64_t s = 0; s < nsys; ++s)
+    if (info[s] != 0) {
+      char *w = work + (size_t)omp_get_thread_num() * p->resolve_work;
+      info[s] = p->kops->pivot_system(p, ca, s, w);
+    }
+  for (int64_t s = 0; s < nsys; ++s)
+    if (info[s] != 0) return tridi_info_status(info[s]);
+  return TRIDI_SUCCESS;
+}
+
 static tridi_status run(tridi_plan plan, const void *const ops[TRIDI_NUM_OPERANDS], int32_t *info,
                         void *stream, void *ws) {
   if (plan->nsys == 0) return TRIDI_SUCCESS;
@@ -243,6 +357,8 @@ static tridi_status run(tridi_plan plan, const void *const ops[TRIDI_NUM_OPERAND
   args.stream = stream;
   args.ws = ws;
   tridi_status st = plan->bops->run(plan, &args);
+  if (plan->resolve && numerical(st) && ops[TRIDI_OP_X] != ops[TRIDI_OP_D])
+    st = run_second_pass(plan, &args, st);
   if (st == TRIDI_ERR_ZERO_PIVOT || st == TRIDI_ERR_NONFINITE) {
     if (!tridi_last_error()[0])
       tridi_set_error(st, "tridi_execute: numerical breakdown (%s); see the info array",
@@ -250,8 +366,10 @@ static tridi_status run(tridi_plan plan, const void *const ops[TRIDI_NUM_OPERAND
   } else if (st == TRIDI_ERR_INACCURATE) {
     if (!tridi_last_error()[0])
       tridi_set_error(st,
-                      "tridi_execute: %s: some systems failed the accuracy check (info = "
-                      "TRIDI_INFO_INACCURATE); their x is written but not accurate",
+                      "tridi_execute: %s: some systems may be inaccurate (info = "
+                      "TRIDI_INFO_INACCURATE: element growth without pivoting, or a failed "
+                      "accuracy check); their x is written.  TRIDI_PIVOT_PARTIAL, or "
+                      "TRIDI_PIVOT_AUTO out of place, solves them with pivoting",
                       plan->solver->name);
   } else if (st && !tridi_last_error()[0]) {
     tridi_set_error(st, "tridi_execute: %s failed", plan->solver->name);

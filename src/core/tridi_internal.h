@@ -138,6 +138,13 @@ typedef struct tridi_kind_ops {
   void (*release)(struct tridi_plan_s *plan);
   const tridi_solver *solvers;
   int num_solvers;
+  /* TRIDI_PIVOT_AUTO's second pass (plan.c): solve system s again with the
+   * reference pivoting solver (out of place: the inputs are intact), using
+   * pivot_work(plan) bytes of scratch; returns that solver's info code.
+   * NULL when the kind has no pivoting solver (AUTO then only flags). */
+  int32_t (*pivot_system)(const struct tridi_plan_s *plan, const tridi_args *args, int64_t s,
+                          void *work);
+  size_t (*pivot_work)(const struct tridi_plan_s *plan);
 } tridi_kind_ops;
 
 /* The kind's row, NULL for a kind that is not implemented. */
@@ -177,6 +184,12 @@ struct tridi_plan_s {
   const tridi_backend_ops *bops;
   tridi_alg requested_alg;
   tridi_alg alg;             /* solver->alg */
+  tridi_pivot pivot;         /* resolved: NONE, PARTIAL, AUTO (forcing LU_PARTIAL gives PARTIAL) */
+  int assume_dominant;       /* from the options */
+  int growth;                /* non-pivoting Thomas solvers flag growth (TRIDI_INFO_INACCURATE) */
+  int resolve;               /* AUTO's second pass runs (host backend, kind with pivot_system) */
+  size_t resolve_off;        /* its part of the workspace: an info array of nsys entries, then */
+  size_t resolve_work;       /* num_threads x resolve_work bytes of scratch (multiple of 64) */
   tridi_simd simd;           /* CPU: resolved SIMD level */
   int num_threads;           /* CPU: resolved thread count (>= 1) */
   int device;                /* CUDA device ordinal */
@@ -193,9 +206,16 @@ struct tridi_plan_s {
  * Thomas on one system with strided operands.  work: n elements of scratch.
  * x may equal d (same pointer and stride).  Returns the info code: 0, k > 0
  * (exactly zero pivot at row k, 1-based) or -k (NaN/Inf input at row k or
- * non-finite value produced at row k).  Check order in row i: inputs
- * (a_i for i>0, b_i, c_i for i<n-1, d_i) finite, pivot nonzero, c'_i and d'_i
- * finite; then the back substitution from row n-1 down: x_i finite. */
+ * non-finite value produced at row k), or TRIDI_INFO_INACCURATE (growth).
+ * Check order in row i: inputs (a_i for i>0, b_i, c_i for i<n-1, d_i)
+ * finite, pivot nonzero, c'_i and d'_i finite; then the back substitution
+ * from row n-1 down: x_i finite; then growth: with t_i = |a_i| + |c_i|,
+ * N_i = (t_i + |a_i c'_{i-1}|) + |u_i| and D_i = t_i + |b_i| (u_i = b_i -
+ * a_i c'_{i-1} the pivot, in the element type, a_0 = c_{n-1} = 0),
+ * max N_i > TRIDI_GROWTH_LIMIT * max D_i gives TRIDI_INFO_INACCURATE (x is
+ * written).  The SIMD kernels compute the indicator with the same
+ * operations, except AVX-512, which fuses t_i + |a_i| |c'_{i-1}| into an
+ * FMA (as it does u_i). */
 int32_t tridi_ref_thomas_f32(int64_t n, const float *a, int64_t sa, const float *b,
                              int64_t sb, const float *c, int64_t sc, const float *d,
                              int64_t sd, float *x, int64_t sx, float *work);
@@ -204,9 +224,22 @@ int32_t tridi_ref_thomas_f64(int64_t n, const double *a, int64_t sa, const doubl
                              int64_t sd, double *x, int64_t sx, double *work);
 
 /* Solve system s of a plan's layout with the reference solver (dtype from
- * the plan).  Returns the info code. */
+ * the plan).  Returns the info code (TRIDI_INFO_INACCURATE only when
+ * plan->growth). */
 int32_t tridi_ref_solve_system(const struct tridi_plan_s *plan, const tridi_args *args,
                                int64_t s, void *work);
+
+/* The growth threshold of the non-pivoting Thomas solvers: a system is
+ * flagged (TRIDI_INFO_INACCURATE) when max_i N_i > TRIDI_GROWTH_LIMIT *
+ * max_i D_i (tridi.h, tridi_pivot; the evidence for 8 is in
+ * docs/matrices.md).  A power of two: the product is exact. */
+#define TRIDI_GROWTH_LIMIT 8
+
+/* Solve system s of a plan's layout with the reference pivoting solver
+ * (src/ref/ref_pivot.h; work: TRIDI_REF_PIVOT_WORK(n) elements).  Returns
+ * the info code. */
+int32_t tridi_ref_pivot_solve_system(const struct tridi_plan_s *plan, const tridi_args *args,
+                                     int64_t s, void *work);
 
 /* Map an info code to the execute status (0 -> TRIDI_SUCCESS). */
 static inline tridi_status tridi_info_status(int32_t info) {
@@ -232,6 +265,8 @@ void tridi_cuda_free(void *p, int device);
 int tridi_alg_valid(tridi_alg alg);
 int tridi_backend_valid(tridi_backend backend);
 int tridi_simd_valid(tridi_simd simd);
+int tridi_pivot_valid(tridi_pivot pivot);
+int tridi_alg_pivots(tridi_alg alg); /* 1 for the pivoting algorithm(s) */
 
 /* ---- small helpers ------------------------------------------------------ */
 void *tridi_aligned_alloc(size_t bytes); /* 64-byte aligned, NULL on failure */

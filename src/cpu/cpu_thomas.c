@@ -150,13 +150,15 @@ static size_t round64(size_t b) { return (b + 63) & ~(size_t)63; }
 
 /* Per-thread scratch bytes for G = lanes, S sub-groups and tiles of KT rows: 4 tiles of KT x G
  * (a, b, c, d), one of KT x S G (x), two of KT x G (staging for unaligned TRANS x), 4 of KT x G
- * (the next a, b, c, d tiles of the fused sweep), S x 4G of sweep state, S x n x 2G of c'/d'.
+ * (the next a, b, c, d tiles of the fused sweep), S x TRIDI_CPU_STATE G of sweep state,
+ * S x n x 2G of c'/d'.
  * 0 on size_t overflow. */
 static size_t scratch_bytes(const struct tridi_plan_s *plan, int lanes, int S, int KT) {
   const size_t G = (size_t)lanes, K = (size_t)KT, es = plan->esize;
   const uint64_t n = (uint64_t)plan->lay.n;
   if (n > (SIZE_MAX / 4) / (2 * G * es * (size_t)S)) return 0;
-  return round64(((10 + (size_t)S) * K * G + 4 * G * (size_t)S + 2 * (size_t)n * G * (size_t)S) *
+  return round64(((10 + (size_t)S) * K * G + TRIDI_CPU_STATE * G * (size_t)S +
+                   2 * (size_t)n * G * (size_t)S) *
                  es);
 }
 
@@ -177,20 +179,10 @@ const char *tridi_cpu_thomas_applies(const struct tridi_plan_s *plan) {
   return NULL;
 }
 
-tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
-  cpu_overrides knobs;
-  const cpu_overrides *ov = read_overrides(&knobs);
+/* The layout part of the plan (see cpu_thomas.h). */
+void tridi_cpu_layout_priv(const struct tridi_plan_s *plan, tridi_cpu_thomas_priv *P) {
   const tridi_layout *L = &plan->lay;
-  const int G = lanes_of(plan, ov);
-  if (scratch_bytes(plan, G, 1, rows_of(plan)) == 0)
-    return tridi_set_error(TRIDI_ERR_ALLOC,
-                           "tridi_plan_create: cpu_thomas needs n x %d x 2 elements of scratch per "
-                           "thread; n = %lld is too large",
-                           G, (long long)L->n);
-  tridi_cpu_thomas_priv *P = calloc(1, sizeof *P);
-  if (!P) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
   P->n = L->n;
-
   P->lane_dim = lane_dim_of(L);
   P->lane_ext = P->lane_dim >= 0 ? L->bext[P->lane_dim] : 1;
   /* system-number step of each batch dim (row-major over bext) */
@@ -217,6 +209,22 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
     P->lstride[k] = P->lane_dim >= 0 ? L->bstride[k][P->lane_dim] : 0;
     P->cls[k] = class_of(L, P->lane_dim, k);
   }
+  P->sub = 1;
+}
+
+tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
+  cpu_overrides knobs;
+  const cpu_overrides *ov = read_overrides(&knobs);
+  const tridi_layout *L = &plan->lay;
+  const int G = lanes_of(plan, ov);
+  if (scratch_bytes(plan, G, 1, rows_of(plan)) == 0)
+    return tridi_set_error(TRIDI_ERR_ALLOC,
+                           "tridi_plan_create: cpu_thomas needs n x %d x 2 elements of scratch per "
+                           "thread; n = %lld is too large",
+                           G, (long long)L->n);
+  tridi_cpu_thomas_priv *P = calloc(1, sizeof *P);
+  if (!P) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
+  tridi_cpu_layout_priv(plan, P);
 
   /* Sub-groups: where rows are contiguous across lanes (VEC), sweep S
    * neighbouring groups tile by tile together, so that each row is read as
@@ -336,6 +344,7 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   P->pf_next = trans && L->n * (int64_t)plan->esize <= TRIDI_CPU_PF_NEXT_BYTES;
   if (ov->pf_next.set) P->pf_next = (int)ov->pf_next.v;
   P->scratch_bytes = scr;
+  P->growth = plan->growth;
 
   const int f32 = plan->dtype == TRIDI_F32;
   const char *simd = "portable";

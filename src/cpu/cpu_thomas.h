@@ -18,6 +18,10 @@
  * layouts with a TRANS operand (see avx512_u_of in cpu_thomas.c). */
 #include "tuning.h"
 
+/* Vectors of G lanes of sweep state per sub-group: forward c', d', check
+ * value, max N_i, max D_i (the growth indicator); backward x, check value. */
+#define TRIDI_CPU_STATE 5
+
 /* How one operand's lane dimension is laid out (see cpu_thomas_kernel.inc). */
 typedef enum tridi_cpu_class {
   TRIDI_CPU_VEC = 0,    /* lane stride 1: row i of G systems is one contiguous vector */
@@ -67,9 +71,17 @@ typedef struct tridi_cpu_thomas_priv {
                            pipe_rows rows with the forward sweep of the next (AVX-512) */
   int pipe_rows;
   int pf_next;          /* prefetch the next work item's first TRANS tiles before the backward sweep */
+  int growth;           /* flag growth (plan->growth): TRIDI_INFO_INACCURATE */
   size_t scratch_bytes; /* per thread, multiple of 64 */
   tridi_cpu_kernel_fn kernel;
 } tridi_cpu_thomas_priv;
+
+/* The layout part of a plan, shared with the pivoting kernel (src/cpu/pivot/):
+ * n, the lane dimension (the batch dim with the smallest nonzero |stride|
+ * of x) and its extent and system step, the outer dims, every operand's
+ * axis and lane strides and access class; sub = 1.  The caller sets the
+ * rest (group width, tiles, work items, scratch, kernel). */
+void tridi_cpu_layout_priv(const struct tridi_plan_s *plan, tridi_cpu_thomas_priv *P);
 
 /* Kernels, one per ISA compiled in and element type. */
 #define TRIDI_CPU_DECLARE_KERNELS(SFX)                                                          \

@@ -1,13 +1,16 @@
 /* The reference Thomas algorithm with the growth indicator
  * G = || |L||U| ||inf / ||A||inf (ref_pivot.h).  The elimination, the
  * solution and the info codes are those of tridi_ref_thomas_f32/_f64 (the
- * same operations in the same order, so x is bit-for-bit the same); the
- * indicator adds two running maxima, N_i = |a_i| + |a_i c'_{i-1}| + |u_i| +
- * |c_i| and D_i = |a_i| + |b_i| + |c_i|, from values the elimination has in
- * hand: it is the oracle of the detection that non-pivoting kernels do. */
+ * same operations in the same order, so x is bit-for-bit the same, and the
+ * same flag TRIDI_INFO_INACCURATE when max N_i > 8 max D_i); the indicator
+ * is the two running maxima, N_i = |a_i| + |a_i c'_{i-1}| + |u_i| + |c_i|
+ * and D_i = |a_i| + |b_i| + |c_i| (added in the order tridi_internal.h
+ * gives), from values the elimination has in hand, returned as their
+ * ratio: the oracle of the detection that non-pivoting kernels do. */
 #include <math.h>
 
 #include "ref_pivot.h"
+#include "tridi_internal.h"
 
 #define TRIDI_REF_GROWTH(NAME, T, FABS)                                                            \
   int32_t NAME(int64_t n, const T *a, int64_t sa, const T *b, int64_t sb, const T *c, int64_t sc,  \
@@ -30,8 +33,9 @@
         *growth = (T)INFINITY;                                                                     \
         return (int32_t)(i + 1);                                                                   \
       }                                                                                            \
-      const T ni = FABS(ai) + FABS(ai * cp) + FABS(m) + FABS(ci); /* a_i c'_{i-1} = l_i c_{i-1} */ \
-      const T di_ = FABS(ai) + FABS(bi) + FABS(ci);                                                \
+      const T t = FABS(ai) + FABS(ci);                                                             \
+      const T ni = (t + FABS(ai * cp)) + FABS(m); /* a_i c'_{i-1} = l_i c_{i-1} */                 \
+      const T di_ = t + FABS(bi);                                                                  \
       nmax = ni > nmax ? ni : nmax;                                                                \
       dmax = di_ > dmax ? di_ : dmax;                                                              \
       const T r = (T)1 / m;                                                                        \
@@ -52,7 +56,7 @@
       if (!isfinite(xn)) return (int32_t)(-(i + 1)); /* G stays: the elimination ended */          \
       x[i * sx] = xn;                                                                              \
     }                                                                                              \
-    return 0;                                                                                      \
+    return nmax > (T)TRIDI_GROWTH_LIMIT * dmax ? TRIDI_INFO_INACCURATE : 0;                        \
   }
 
 TRIDI_REF_GROWTH(tridi_ref_growth_f32, float, fabsf)

@@ -1,18 +1,21 @@
 /* The reference solver: plain Thomas on one strided system, with the pivot
- * and finiteness checks that define tridi's info codes.  It is the fallback
- * of every backend and the oracle of the test suite, so it stays simple. */
+ * and finiteness checks that define tridi's info codes and the growth
+ * indicator that flags an inaccurate elimination (tridi_internal.h says
+ * exactly how).  It is the fallback of every backend and the oracle of the
+ * test suite, so it stays simple. */
 #include "backends.h"
 
 #include <math.h>
 #include <string.h>
 
 /* One body for both element types. */
-#define TRIDI_REF_THOMAS(NAME, T)                                                              \
+#define TRIDI_REF_THOMAS(NAME, T, FABS)                                                            \
   int32_t NAME(int64_t n, const T *a, int64_t sa, const T *b, int64_t sb, const T *c,        \
                int64_t sc, const T *d, int64_t sd, T *x, int64_t sx, T *w) {                  \
     if (n <= 0) return 0;                                                                      \
     /* forward sweep: w = c', x = d' (x may be d: d_i is read before x_i is written) */       \
     T cp = 0, dp = 0;                                                                          \
+    T nmax = 0, dmax = 0; /* growth: max N_i, max D_i */                                       \
     for (int64_t i = 0; i < n; ++i) {                                                          \
       const T ai = i > 0 ? a[i * sa] : (T)0;                                                   \
       const T bi = b[i * sb];                                                                  \
@@ -20,8 +23,14 @@
       const T di = d[i * sd];                                                                  \
       if (!isfinite(ai) || !isfinite(bi) || !isfinite(ci) || !isfinite(di))                    \
         return (int32_t)(-(i + 1));                                                            \
-      const T m = bi - ai * cp;                                                                \
+      const T acp = ai * cp;                                                                   \
+      const T m = bi - acp;                                                                    \
       if (m == (T)0) return (int32_t)(i + 1);                                                  \
+      const T t = FABS(ai) + FABS(ci);                                                         \
+      const T ni = (t + FABS(acp)) + FABS(m);                                                  \
+      const T di_ = t + FABS(bi);                                                              \
+      nmax = ni > nmax ? ni : nmax;                                                            \
+      dmax = di_ > dmax ? di_ : dmax;                                                          \
       const T r = (T)1 / m;                                                                    \
       cp = ci * r;                                                                             \
       dp = (di - ai * dp) * r;                                                                 \
@@ -36,11 +45,11 @@
       if (!isfinite(xn)) return (int32_t)(-(i + 1));                                           \
       x[i * sx] = xn;                                                                          \
     }                                                                                          \
-    return 0;                                                                                  \
+    return nmax > (T)TRIDI_GROWTH_LIMIT * dmax ? TRIDI_INFO_INACCURATE : 0;                     \
   }
 
-TRIDI_REF_THOMAS(tridi_ref_thomas_f32, float)
-TRIDI_REF_THOMAS(tridi_ref_thomas_f64, double)
+TRIDI_REF_THOMAS(tridi_ref_thomas_f32, float, fabsf)
+TRIDI_REF_THOMAS(tridi_ref_thomas_f64, double, fabs)
 
 int32_t tridi_ref_solve_system(const struct tridi_plan_s *plan, const tridi_args *args, int64_t s,
                                void *work) {
@@ -48,16 +57,19 @@ int32_t tridi_ref_solve_system(const struct tridi_plan_s *plan, const tridi_args
   int64_t off[TRIDI_NUM_OPERANDS];
   tridi_layout_offsets(L, s, off);
   const int64_t *st = L->axis_stride;
+  int32_t code;
   if (plan->dtype == TRIDI_F32) {
     const float *const *p = (const float *const *)args->op;
-    return tridi_ref_thomas_f32(L->n, p[0] + off[0], st[0], p[1] + off[1], st[1], p[2] + off[2],
+    code = tridi_ref_thomas_f32(L->n, p[0] + off[0], st[0], p[1] + off[1], st[1], p[2] + off[2],
                                 st[2], p[3] + off[3], st[3], (float *)args->op[4] + off[4], st[4],
                                 (float *)work);
+  } else {
+    const double *const *p = (const double *const *)args->op;
+    code = tridi_ref_thomas_f64(L->n, p[0] + off[0], st[0], p[1] + off[1], st[1], p[2] + off[2],
+                                st[2], p[3] + off[3], st[3], (double *)args->op[4] + off[4], st[4],
+                                (double *)work);
   }
-  const double *const *p = (const double *const *)args->op;
-  return tridi_ref_thomas_f64(L->n, p[0] + off[0], st[0], p[1] + off[1], st[1], p[2] + off[2],
-                              st[2], p[3] + off[3], st[3], (double *)args->op[4] + off[4], st[4],
-                              (double *)work);
+  return code == TRIDI_INFO_INACCURATE && !plan->growth ? 0 : code;
 }
 
 /* ---- the REF backend: every system in order, one thread ---------------- */

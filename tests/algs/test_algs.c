@@ -55,6 +55,7 @@ static tridi_status plan_for(const tt_problem *P, tridi_backend be, tridi_alg al
   tridi_options_init(&o);
   o.backend = be;
   o.alg = alg;
+  o.pivot = TRIDI_PIVOT_NONE; /* the algorithm alone: nothing solved again with pivoting */
   if (be == TRIDI_BACKEND_CPU) o.num_threads = 3;
   return tt_problem_plan(P, &o, plan);
 }

@@ -37,10 +37,12 @@ long tt_problem_check_untouched(const tt_problem *P, const char *ctx) {
 static void check_x_elements(const tt_problem *P, const char *ctx) {
   const size_t es = P->es;
   const tt_buf *X = tt_xbuf(P);
-  /* x of a failed system is unspecified: mark its elements */
+  /* x of a failed system is unspecified: mark its elements (a system
+   * flagged TRIDI_INFO_INACCURATE has its x written) */
   unsigned char *failed = NULL;
   for (int64_t s = 0; s < P->nsys; ++s) {
-    if (!P->ref_info[s] || P->sys[s].n == 0) continue;
+    const int32_t w = tt_problem_want_info(P, s);
+    if (!w || w == TRIDI_INFO_INACCURATE || P->sys[s].n == 0) continue;
     if (!failed) failed = calloc((size_t)X->len, 1);
     if (!failed) break;
     for (int64_t i = 0; i < P->sys[s].n; ++i) failed[tt_elem_index(P, TT_X, s, i)] = 1;
@@ -94,10 +96,10 @@ static void check_systems(const tt_problem *P, const char *ctx) {
       nr[q] = na[q] = nx[q] = nd[q] = 0;
       dref[q] = nref[q] = dlap[q] = nlap[q] = 0;
       nan_seen[q] = 0;
-      nq[q] = P->ref_info[s] ? 0 : P->sys[s].n;
+      nq[q] = tt_problem_want_info(P, s) ? 0 : P->sys[s].n;
       memcpy(oq[q], P->sys[s].off, sizeof oq[q]);
       memcpy(iq[q], P->sys[s].inc, sizeof iq[q]);
-      xrq[q] = P->xref + P->row0[s];
+      xrq[q] = (tt_problem_pivoted(P, s) ? P->xpiv : P->xref) + P->row0[s];
       xlq[q] = P->lap_info[s] ? NULL : P->xlap + P->row0[s];
       if (nq[q] > nmax) nmax = nq[q];
     }
@@ -140,7 +142,7 @@ static void check_systems(const tt_problem *P, const char *ctx) {
     for (int q = 0; q < nb; ++q) {
       const int64_t s = s0 + q;
       const int64_t n = P->sys[s].n;
-      if (n == 0 || P->ref_info[s]) continue;
+      if (n == 0 || tt_problem_want_info(P, s)) continue;
       const double rtol = TT_RESID_C * (double)n * eps, ctol = P->close_c * (double)n * eps;
       if (nan_seen[q]) nr[q] = dref[q] = dlap[q] = INFINITY;
       const double rel = (double)(nr[q] / (na[q] * nx[q] + nd[q]));
@@ -160,7 +162,7 @@ static void check_systems(const tt_problem *P, const char *ctx) {
                   "difference to the reference solver %.3g, to LAPACK %.3g (bound %.3g); x[0] = "
                   "%.9g, reference %.9g",
                   ctx, s, n, rel, rtol, relref, rellap, ctol,
-                  tt_load(xb, es, P->sys[s].off[TT_X]), P->xref[P->row0[s]]);
+                  tt_load(xb, es, P->sys[s].off[TT_X]), xrq[q][0]);
         ++bad;
       }
     }
@@ -172,7 +174,7 @@ static void check_info(const tt_problem *P, const char *ctx, const int32_t *info
   int64_t bad = 0;
   for (int64_t s = 0; s < P->nsys; ++s) {
     const int64_t n = P->sys[s].n;
-    const int32_t want = n > 0 ? P->ref_info[s] : 0;
+    const int32_t want = tt_problem_want_info(P, s);
     const int any_ok = P->info_any_row && P->info_any_row[s] && info[s] < 0 && info[s] >= -n;
     if (info[s] != want && !any_ok) {
       if (bad < 3) tt_fail("%s: info[%" PRId64 "] = %" PRId32 ", expected %" PRId32, ctx, s, info[s], want);

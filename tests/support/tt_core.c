@@ -189,6 +189,16 @@ static void add_cfg(tt_config *cfg, int *k, const char *name, tridi_backend be, 
   c->opts.alg = alg;
   c->opts.simd = simd;
   c->opts.num_threads = threads;
+  /* the configurations of a non-pivoting algorithm test it alone: growth
+   * flagged, nothing solved again (TRIDI_PIVOT_AUTO's second pass has
+   * configurations of its own, and the NULL options) */
+  c->opts.pivot = tridi_alg_pivots(alg) ? TRIDI_PIVOT_PARTIAL : TRIDI_PIVOT_NONE;
+}
+
+static void add_pivot_cfg(tt_config *cfg, int *k, const char *name, tridi_backend be,
+                          tridi_alg alg, tridi_simd simd) {
+  add_cfg(cfg, k, name, be, alg, simd, 0);
+  cfg[*k - 1].opts.pivot = TRIDI_PIVOT_PARTIAL;
 }
 
 int tt_configs(tt_config *cfg) {
@@ -209,6 +219,19 @@ int tt_configs(tt_config *cfg) {
   if (best >= TRIDI_SIMD_AVX512)
     add_cfg(cfg, &k, "cpu/thomas/avx512", TRIDI_BACKEND_CPU, TRIDI_ALG_THOMAS, TRIDI_SIMD_AVX512,
             0);
+  /* TRIDI_PIVOT_AUTO on the CPU backend named (the NULL options take it too) */
+  add_cfg(cfg, &k, "cpu/pivot auto", TRIDI_BACKEND_CPU, TRIDI_ALG_AUTO, TRIDI_SIMD_AUTO, 0);
+  cfg[k - 1].opts.pivot = TRIDI_PIVOT_AUTO;
+  /* the pivoting solvers: pivot = partial with the algorithm AUTO (the SIMD
+   * kernel, or the reference over systems for batches smaller than a group),
+   * and the SIMD kernel forced on the other code paths */
+  add_pivot_cfg(cfg, &k, "ref/pivot partial", TRIDI_BACKEND_REF, TRIDI_ALG_AUTO, TRIDI_SIMD_AUTO);
+  add_pivot_cfg(cfg, &k, "cpu/pivot partial", TRIDI_BACKEND_CPU, TRIDI_ALG_AUTO, TRIDI_SIMD_AUTO);
+  add_pivot_cfg(cfg, &k, "cpu/lu_partial/portable", TRIDI_BACKEND_CPU, TRIDI_ALG_LU_PARTIAL,
+                TRIDI_SIMD_PORTABLE);
+  if (best >= TRIDI_SIMD_AVX2 && best != TRIDI_SIMD_AVX2)
+    add_pivot_cfg(cfg, &k, "cpu/lu_partial/avx2", TRIDI_BACKEND_CPU, TRIDI_ALG_LU_PARTIAL,
+                  TRIDI_SIMD_AVX2);
   return k;
 }
 
@@ -240,6 +263,16 @@ void tt_check_plan_info(tridi_plan plan, const tt_config *cfg, int64_t n, int64_
   if (!tt_expect_status(st, TRIDI_SUCCESS, ctx)) return;
   const tridi_options *o = &cfg->opts;
   const tridi_backend want_be = o->backend == TRIDI_BACKEND_AUTO ? TRIDI_BACKEND_CPU : o->backend;
+  const tridi_pivot want_pv = cfg->null_opts ? TRIDI_PIVOT_AUTO
+                              : o->alg == TRIDI_ALG_LU_PARTIAL ? TRIDI_PIVOT_PARTIAL
+                                                               : o->pivot;
+  if (pi.pivot != want_pv)
+    tt_fail("%s: plan info pivot %s, expected %s", ctx, tridi_pivot_name(pi.pivot),
+            tridi_pivot_name(want_pv));
+  if (pi.pivot == TRIDI_PIVOT_PARTIAL ? pi.alg != TRIDI_ALG_LU_PARTIAL
+                                      : pi.alg == TRIDI_ALG_LU_PARTIAL)
+    tt_fail("%s: plan info alg %s with pivot %s", ctx, tridi_alg_name(pi.alg),
+            tridi_pivot_name(pi.pivot));
   if (pi.backend != want_be)
     tt_fail("%s: plan info backend %s, expected %s", ctx, tridi_backend_name(pi.backend),
             tridi_backend_name(want_be));
@@ -250,7 +283,7 @@ void tt_check_plan_info(tridi_plan plan, const tt_config *cfg, int64_t n, int64_
     tt_fail("%s: plan info simd %s for a REF plan (expected auto)", ctx, tridi_simd_name(pi.simd));
   if (pi.backend == TRIDI_BACKEND_CPU) {
     const tridi_simd want = o->simd == TRIDI_SIMD_AUTO ? tridi_cpu_simd_detect() : o->simd;
-    if (pi.alg == TRIDI_ALG_THOMAS && pi.simd != want)
+    if ((pi.alg == TRIDI_ALG_THOMAS || pi.alg == TRIDI_ALG_LU_PARTIAL) && pi.simd != want)
       tt_fail("%s: plan info simd %s, expected %s", ctx, tridi_simd_name(pi.simd),
               tridi_simd_name(want));
     if (o->num_threads > 0 && pi.num_threads != o->num_threads)

@@ -131,9 +131,12 @@ typedef struct tt_config {
 } tt_config;
 #define TT_MAX_CONFIGS 16
 /* Every host backend/algorithm/SIMD combination of this build and CPU:
- * defaults (NULL options), REF/AUTO, REF/THOMAS_REF, CPU/AUTO,
- * CPU/THOMAS_REF, CPU/THOMAS with SIMD AUTO and each supported level.
- * Returns the count. */
+ * defaults (NULL options: TRIDI_PIVOT_AUTO), and with TRIDI_PIVOT_NONE
+ * REF/AUTO, REF/THOMAS_REF, CPU/AUTO, CPU/THOMAS_REF, CPU/THOMAS with SIMD
+ * AUTO and each supported level; CPU/AUTO with TRIDI_PIVOT_AUTO; with
+ * TRIDI_PIVOT_PARTIAL REF/AUTO,
+ * CPU/AUTO, CPU/LU_PARTIAL portable and AVX2 (when the CPU has more: AUTO
+ * takes the best).  Returns the count. */
 int tt_configs(tt_config *cfg);
 /* The REF and CPU rows of the parallel algorithms (CR, PCR, RD, CR+PCR,
  * CR+RD; tests/algs checks their results and info codes).  The tests that

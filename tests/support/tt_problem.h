@@ -27,7 +27,9 @@
  *     kernel that reads and uses padding or the ignored a[0], c[n-1] fails),
  *     and poisons x with a NaN pattern;
  *   - computes the oracles: the reference Thomas solver
- *     (tridi_ref_thomas_f32/_f64) and LAPACK ?gtsv, per system.
+ *     (tridi_ref_thomas_f32/_f64, growth flag included), the reference
+ *     pivoting solver (tridi_ref_pivot_f32/_f64) and LAPACK ?gtsv, per
+ *     system.
  * Other generators (weakly dominant, Laplacian-like) and breakdown
  * injections (zero pivot at row k, NaN/Inf inputs) refill or edit it.
  *
@@ -36,7 +38,10 @@
  * allocation bit-for-bit untouched; per system the relative residual
  * ||Ax-d||/(||A|| ||x|| + ||d||) <= TT_RESID_C * n_s * eps (long double) and
  * the distance to the reference solver and to LAPACK <= close_c * n_s * eps;
- * info equal to the reference solver's, per system. */
+ * info equal to the reference solver's, per system.  Which reference
+ * solver depends on the plan's pivoting (tt_problem_use_plan,
+ * tt_problem_want_info): Thomas without pivoting, the pivoting one with
+ * TRIDI_PIVOT_PARTIAL and for the systems TRIDI_PIVOT_AUTO solves again. */
 #ifndef TT_PROBLEM_H
 #define TT_PROBLEM_H
 
@@ -100,10 +105,18 @@ typedef struct tt_problem {
   int64_t *row0;       /* nsys + 1 prefix sums of the lengths: xref / xlap index of (s, 0) */
   uint64_t seed;
   tt_buf buf[TT_NOPS]; /* buf[TT_X] unused (len 0) when in place */
-  double *xref;        /* reference solver solution, rows entries (NaN where it failed) */
+  double *xref;        /* reference solver solution, rows entries (NaN where it broke down;
+                          written where it flagged growth) */
   int32_t *ref_info;   /* reference solver info, nsys */
   double *xlap;        /* LAPACK solution, rows entries (NaN where LAPACK failed) */
   int32_t *lap_info;   /* LAPACK info */
+  double *xpiv;        /* reference pivoting solver solution (NaN where it failed) */
+  int32_t *piv_info;   /* reference pivoting solver info */
+  /* What the plan under test does (tt_problem_use_plan; the default is
+   * TRIDI_PIVOT_NONE without assume_dominant, the Thomas oracle's codes):
+   * it sets the info and the solution expected of each system. */
+  tridi_pivot pivot;
+  int assume_dominant;
   double close_c;      /* closeness bound factor: TT_CLOSE_C; INFINITY judges residuals only */
   const unsigned char *info_any_row; /* NULL, or (owned by the caller) per system:
                                         1 = tt_problem_check accepts any NaN/Inf
@@ -207,13 +220,30 @@ tridi_status tt_problem_plan(const tt_problem *P, const tridi_options *opts, tri
 /* Execute with the problem's pointers. */
 tridi_status tt_problem_execute(const tt_problem *P, tridi_plan plan, int32_t *info);
 
+/* Expect what `plan` does (its pivoting and assume_dominant, from
+ * tridi_plan_get_info; CUDA plans do not solve again: TRIDI_PIVOT_AUTO is
+ * taken as _NONE there).  tt_problem_solve_check calls it; call it before
+ * tt_problem_check / tt_problem_expected_status after an execute of your
+ * own. */
+void tt_problem_use_plan(tt_problem *P, tridi_plan plan);
+/* The info expected of system s under P's pivoting: the Thomas oracle's
+ * (ref_info, TRIDI_INFO_INACCURATE dropped with assume_dominant), the
+ * pivoting oracle's (piv_info) with TRIDI_PIVOT_PARTIAL, and with
+ * TRIDI_PIVOT_AUTO out of place the pivoting oracle's wherever Thomas's is
+ * not 0. */
+int32_t tt_problem_want_info(const tt_problem *P, int64_t s);
+/* 1 when system s is expected to be solved by the pivoting solver. */
+int tt_problem_pivoted(const tt_problem *P, int64_t s);
+
 /* Check everything after a solve (see the file comment).  info may be NULL.
- * Systems with ref_info != 0 are not compared (their x is unspecified).
+ * Systems whose expected info is not 0 are not compared (their x is
+ * unspecified; TRIDI_INFO_INACCURATE: written, but not judged).
  * Returns the number of failures recorded. */
 long tt_problem_check(const tt_problem *P, const char *ctx, const int32_t *info);
 /* Check that nothing at all was written: every buffer equals its original. */
 long tt_problem_check_untouched(const tt_problem *P, const char *ctx);
-/* Expected execute status: breakdown kind of the lowest failing system. */
+/* Expected execute status: breakdown kind of the lowest system whose
+ * expected info (tt_problem_want_info) is not 0. */
 tridi_status tt_problem_expected_status(const tt_problem *P);
 
 /* Reset P, poison I, execute, expect status `want`, check everything

@@ -216,6 +216,9 @@ static const tridi_solver scalar_solvers[] = {
      tridi_ref_alg_init, tridi_ref_alg_execute, NULL},
     {"ref_cr_rd", TRIDI_BACKEND_REF, TRIDI_ALG_CR_RD, TRIDI_RANK_EXPLICIT, tridi_ref_alg_applies,
      tridi_ref_alg_init, tridi_ref_alg_execute, NULL},
+    /* REF, pivoting (pivot = partial): LAPACK ?gtsv's elimination, one thread. */
+    {"ref_lu_partial", TRIDI_BACKEND_REF, TRIDI_ALG_LU_PARTIAL, 0, NULL, tridi_ref_lu_init,
+     tridi_ref_lu_execute, NULL},
     /* CPU: the SIMD kernel wherever it applies (docs/cpu.md: 5-40x the
      * reference over systems); the reference over systems where it does not
      * (fewer systems than one group of lanes, or very long systems). */
@@ -233,6 +236,13 @@ static const tridi_solver scalar_solvers[] = {
      tridi_cpu_alg_init, tridi_cpu_alg_execute, NULL},
     {"cpu_cr_rd", TRIDI_BACKEND_CPU, TRIDI_ALG_CR_RD, TRIDI_RANK_EXPLICIT, tridi_ref_alg_applies,
      tridi_cpu_alg_init, tridi_cpu_alg_execute, NULL},
+    /* CPU, pivoting (pivot = partial): the SIMD kernel (lanes across systems,
+     * per-lane row interchanges) where it applies, as cpu_thomas; the
+     * reference over systems where it does not. */
+    {"cpu_lu_partial", TRIDI_BACKEND_CPU, TRIDI_ALG_LU_PARTIAL, 0, tridi_cpu_lu_applies,
+     tridi_cpu_lu_init, tridi_cpu_lu_execute, tridi_cpu_lu_destroy},
+    {"cpu_lu_partial_ref", TRIDI_BACKEND_CPU, TRIDI_ALG_LU_PARTIAL, 1, NULL, tridi_cpu_lu_ref_init,
+     tridi_cpu_lu_ref_execute, NULL},
 #ifdef TRIDI_HAVE_CUDA
     /* CUDA: the Thomas-PCR family picks its kernel variant itself
      * (src/cuda/tuning.h); the paper algorithms are for comparison
@@ -262,8 +272,13 @@ static const tridi_solver scalar_solvers[] = {
 };
 
 const tridi_kind_ops tridi_kind_scalar = {
-    TRIDI_KIND_SCALAR,    "scalar",
-    scalar_normalise,     scalar_check_overlap,
-    NULL,                 scalar_solvers,
-    (int)(sizeof scalar_solvers / sizeof scalar_solvers[0]),
+    .kind = TRIDI_KIND_SCALAR,
+    .name = "scalar",
+    .normalise = scalar_normalise,
+    .check_overlap = scalar_check_overlap,
+    .release = NULL,
+    .solvers = scalar_solvers,
+    .num_solvers = (int)(sizeof scalar_solvers / sizeof scalar_solvers[0]),
+    .pivot_system = tridi_ref_pivot_solve_system,
+    .pivot_work = tridi_ref_pivot_work_bytes,
 };

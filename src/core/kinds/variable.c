@@ -104,18 +104,29 @@ static const tridi_solver variable_solvers[] = {
      tridi_cpu_var_init, tridi_cpu_var_execute, tridi_cpu_var_destroy},
     {"cpu_var_thomas_ref", TRIDI_BACKEND_CPU, TRIDI_ALG_THOMAS_REF, 1, NULL,
      tridi_cpu_var_ref_init, tridi_cpu_var_ref_execute, NULL},
+    /* Pivoting (pivot = partial): the reference LAPACK ?gtsv elimination per
+     * system, in order (REF) and over threads balanced by unknowns (CPU). */
+    {"ref_var_lu_partial", TRIDI_BACKEND_REF, TRIDI_ALG_LU_PARTIAL, 0, NULL, tridi_ref_lu_init,
+     tridi_ref_lu_execute, NULL},
+    {"cpu_var_lu_partial_ref", TRIDI_BACKEND_CPU, TRIDI_ALG_LU_PARTIAL, 0, NULL,
+     tridi_cpu_var_lu_ref_init, tridi_cpu_var_lu_ref_execute, NULL},
 #ifdef TRIDI_HAVE_CUDA
     /* CUDA: PACKED systems in tiles of whole systems, one thread block a
      * tile; INTERLEAVED ones G neighbouring systems a block; systems longer
-     * than the kernels take by scalar plans (src/cuda/variable/). */
+     * than the kernels take one thread each (src/cuda/variable/). */
     {"cuda_var_thomas_pcr", TRIDI_BACKEND_CUDA, TRIDI_ALG_THOMAS_PCR, 0, tridi_cuda_var_applies,
      tridi_cuda_var_init, tridi_cuda_var_execute, tridi_cuda_var_destroy},
 #endif
 };
 
 const tridi_kind_ops tridi_kind_variable = {
-    TRIDI_KIND_VARIABLE, "variable",
-    var_normalise,       var_check_overlap,
-    var_release,         variable_solvers,
-    (int)(sizeof variable_solvers / sizeof variable_solvers[0]),
+    .kind = TRIDI_KIND_VARIABLE,
+    .name = "variable",
+    .normalise = var_normalise,
+    .check_overlap = var_check_overlap,
+    .release = var_release,
+    .solvers = variable_solvers,
+    .num_solvers = (int)(sizeof variable_solvers / sizeof variable_solvers[0]),
+    .pivot_system = tridi_ref_var_pivot_solve_system,
+    .pivot_work = tridi_ref_pivot_work_bytes,
 };

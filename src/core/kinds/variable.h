@@ -40,5 +40,9 @@ static inline void tridi_var_system(const tridi_var_problem *v, int64_t s, int64
  * work: nmax elements.  Returns the info code. */
 int32_t tridi_ref_var_solve_system(const struct tridi_plan_s *plan, const tridi_args *args,
                                    int64_t s, void *work);
+/* The same with the reference pivoting solver (ref_pivot.h); work:
+ * TRIDI_REF_PIVOT_WORK(nmax) elements. */
+int32_t tridi_ref_var_pivot_solve_system(const struct tridi_plan_s *plan, const tridi_args *args,
+                                         int64_t s, void *work);
 
 #endif

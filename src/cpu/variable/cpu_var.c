@@ -69,6 +69,7 @@ tridi_status tridi_cpu_var_init(struct tridi_plan_s *plan) {
   if (!P) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
   plan->priv = P;
   P->lanes = W;
+  P->growth = plan->growth;
   P->ngroups = (v->nsys + W - 1) / W;
   P->prefetch = v->layout == TRIDI_VAR_PACKED ? TRIDI_CPU_VAR_PREFETCH_PACKED
                                                : TRIDI_CPU_VAR_PREFETCH_INTER;

@@ -29,6 +29,7 @@ typedef struct tridi_cpu_var_priv {
   int64_t *gn;          /* ngroups: the longest system of each group */
   int64_t *cost;        /* ngroups + 1: prefix sums of gn (the threads' shares) */
   int64_t prefetch;     /* rows ahead each lane's next rows are prefetched (PACKED) */
+  int growth;           /* flag growth (plan->growth): TRIDI_INFO_INACCURATE */
   size_t scratch_bytes; /* per thread: c', d' of one group, the tiles, a reference row buffer */
   tridi_cpu_var_kernel_fn kernel;
 } tridi_cpu_var_priv;
