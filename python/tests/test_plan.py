@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.linalg
 
 import tridi
 from conftest import assert_solves, dominant
@@ -75,11 +76,22 @@ def test_shape_dtype_device_mismatch(rng):
 def test_check_false_and_breakdown(rng):
     a, b, c, d = dominant(rng, (3, 5))
     b[1, 0] = 0
-    plan = tridi.Plan(d.shape, d.dtype)
+    plan = tridi.Plan(d.shape, d.dtype, pivot="none")
+    assert plan.pivot == "none"
     x, info = plan(a, b, c, d, check=False)
     assert list(info) == [0, 1, 0]
     with pytest.raises(tridi.BreakdownError):
         plan(a, b, c, d)
+    # the default mode solves the (regular) system again with pivoting
+    auto = tridi.Plan(d.shape, d.dtype)
+    assert auto.pivot == "auto"
+    x, info = auto(a, b, c, d, check=False)
+    assert list(info) == [0, 0, 0]
+    n = d.shape[1]
+    for s in range(3):  # against SciPy (LAPACK gtsv, pivoting)
+        ab = np.zeros((3, n))
+        ab[0, 1:], ab[1], ab[2, :-1] = c[s, :-1], b[s], a[s, 1:]
+        np.testing.assert_allclose(x[s], scipy.linalg.solve_banded((1, 1), ab, d[s]), rtol=1e-12)
 
 
 def test_reference_backend_and_threads(rng):

@@ -58,12 +58,20 @@ int alg_from_name(const char *fn, const char *name) {
   tridi_alg alg = TRIDI_ALG_AUTO;
   if (tridi_alg_from_name(name, &alg) != TRIDI_SUCCESS) {
     std::string names;
-    for (int a = TRIDI_ALG_AUTO; a <= TRIDI_ALG_CR_RD; ++a)
+    for (int a = TRIDI_ALG_AUTO; a <= TRIDI_ALG_LU_PARTIAL; ++a)
       names += std::string(a ? ", " : "") + "'" + tridi_alg_name((tridi_alg)a) + "'";
     throw nb::value_error(
         (std::string(fn) + ": alg='" + name + "' is not an algorithm; choose one of " + names).c_str());
   }
   return alg;
+}
+
+int pivot_from_name(const char *fn, const char *name) {
+  tridi_pivot pv = TRIDI_PIVOT_AUTO;
+  if (tridi_pivot_from_name(name, &pv) != TRIDI_SUCCESS)
+    throw nb::value_error(
+        (std::string(fn) + ": pivot='" + name + "' is not one of 'auto', 'none', 'partial'").c_str());
+  return pv;
 }
 
 int backend_from_name(const char *fn, const char *name) {
@@ -167,10 +175,11 @@ nb::object execute(const char *fn, const PlanPtr &plan, Parsed &r, nb::handle d,
 }
 
 nb::object solve(nb::handle a, nb::handle b, nb::handle c, nb::handle d, int64_t axis,
-                 nb::handle out, const char *alg, bool check) {
+                 nb::handle out, const char *alg, const char *pivot, bool check) {
   const char *fn = "tridi.solve";
   PlanOptions o;
   o.alg = std::strcmp(alg, "auto") == 0 ? TRIDI_ALG_AUTO : alg_from_name(fn, alg);
+  o.pivot = pivot_from_name(fn, pivot);
   Parsed r;
   parse_all(fn, a, b, c, d, axis, out, r);
   nb::object x = make_x(fn, d, out, r);
@@ -196,7 +205,7 @@ std::string strides_str(const int64_t *s, int rank) {
 class Plan {
  public:
   Plan(nb::sequence shape, const std::string &dtype, int64_t axis, const std::string &alg,
-       const std::string &backend, int device, int threads) {
+       const std::string &pivot, const std::string &backend, int device, int threads) {
     const char *fn = "tridi.Plan";
     const size_t rank = nb::len(shape);
     if (rank < 1 || rank > static_cast<size_t>(kMaxRank))
@@ -224,6 +233,7 @@ class Plan {
       }
     }
     o_.alg = alg == "auto" ? TRIDI_ALG_AUTO : alg_from_name(fn, alg.c_str());
+    o_.pivot = pivot_from_name(fn, pivot.c_str());
     o_.backend = backend_from_name(fn, backend.c_str());
     if (o_.backend == TRIDI_BACKEND_AUTO) o_.backend = TRIDI_BACKEND_CPU;
     o_.device = device;
@@ -289,6 +299,7 @@ class Plan {
     return i;
   }
   std::string alg() const { return tridi_alg_name(info().alg); }
+  std::string pivot() const { return tridi_pivot_name(info().pivot); }
   std::string backend() const { return tridi_backend_name(info().backend); }
   std::string kernel() const { const char *k = info().kernel; return k ? k : ""; }
   std::string selection() const { const char *s = info().selection; return s ? s : ""; }
@@ -370,7 +381,7 @@ nb::dict build_info() {
   d["cuda"] = tridi_backend_available(TRIDI_BACKEND_CUDA) != 0;
   d["cpu_simd"] = tridi_simd_name(tridi_cpu_simd_detect());
   nb::list algs;
-  for (int a = TRIDI_ALG_AUTO; a <= TRIDI_ALG_CR_RD; ++a) algs.append(tridi_alg_name((tridi_alg)a));
+  for (int a = TRIDI_ALG_AUTO; a <= TRIDI_ALG_LU_PARTIAL; ++a) algs.append(tridi_alg_name((tridi_alg)a));
   d["algorithms"] = algs;
   return d;
 }
@@ -385,7 +396,7 @@ NB_MODULE(_tridi, m) {
   m.doc() = "tridi's compiled core (use the functions of the tridi package).";
   m.def("solve", &solve, nb::arg("a").none(), nb::arg("b").none(), nb::arg("c").none(),
         nb::arg("d").none(), nb::arg("axis"),
-        nb::arg("out").none(), nb::arg("alg"), nb::arg("check"),
+        nb::arg("out").none(), nb::arg("alg"), nb::arg("pivot"), nb::arg("check"),
         "Core of tridi.solve (see its docstring).");
   m.def("time_execute", &time_execute, nb::arg("a"), nb::arg("b"), nb::arg("c"), nb::arg("d"),
         nb::arg("out").none(), nb::arg("axis"), nb::arg("alg"), nb::arg("reps"),
@@ -399,13 +410,14 @@ NB_MODULE(_tridi, m) {
 
   nb::class_<Plan>(m, "Plan", "Core of tridi.Plan (see its docstring).")
       .def(nb::init<nb::sequence, const std::string &, int64_t, const std::string &,
-                    const std::string &, int, int>(),
-           nb::arg("shape"), nb::arg("dtype"), nb::arg("axis"), nb::arg("alg"), nb::arg("backend"),
-           nb::arg("device"), nb::arg("threads"))
+                    const std::string &, const std::string &, int, int>(),
+           nb::arg("shape"), nb::arg("dtype"), nb::arg("axis"), nb::arg("alg"), nb::arg("pivot"),
+           nb::arg("backend"), nb::arg("device"), nb::arg("threads"))
       .def("__call__", &Plan::call, nb::arg("a").none(), nb::arg("b").none(), nb::arg("c").none(),
            nb::arg("d").none(),
            nb::arg("out").none() = nb::none(), nb::arg("check") = true)
       .def_prop_ro("alg", &Plan::alg)
+      .def_prop_ro("pivot", &Plan::pivot)
       .def_prop_ro("backend", &Plan::backend)
       .def_prop_ro("kernel", &Plan::kernel)
       .def_prop_ro("selection", &Plan::selection)

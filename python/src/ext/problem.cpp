@@ -179,6 +179,7 @@ PlanPtr make_plan(const char *fn, const Problem &p, const PlanOptions &o) {
   tridi_options_init(&opts);
   opts.backend = (tridi_backend)backend;
   opts.alg = (tridi_alg)o.alg;
+  opts.pivot = (tridi_pivot)o.pivot;
   opts.num_threads = o.threads;
   opts.device = p.on_gpu() ? p.dev_id : 0;
   auto holder = std::make_shared<PlanHolder>();
@@ -195,7 +196,7 @@ namespace {
 
 // Everything a plan depends on, as plain integers (compared with memcmp).
 struct Key {
-  int32_t dtype, rank, axis, backend, alg, threads, device, pad;
+  int32_t dtype, rank, axis, backend, alg, pivot, threads, device;
   int64_t shape[kMaxRank];
   int64_t strides[TRIDI_NUM_OPERANDS][kMaxRank];
 };
@@ -227,6 +228,7 @@ PlanPtr cached_plan(const char *fn, const Problem &p, const PlanOptions &o) {
   key.axis = p.axis;
   key.backend = resolve_backend(p, o);
   key.alg = o.alg;
+  key.pivot = o.pivot;
   key.threads = o.threads;
   key.device = p.on_gpu() ? p.dev_id : 0;
   for (int j = 0; j < p.rank; ++j) {

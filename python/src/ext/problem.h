@@ -14,6 +14,7 @@ namespace tridipy {
 struct PlanOptions {
   int backend = TRIDI_BACKEND_AUTO;  // AUTO: CPU for host arrays, CUDA for device arrays
   int alg = TRIDI_ALG_AUTO;
+  int pivot = TRIDI_PIVOT_AUTO;
   int threads = 0;
   int device = 0;
 };

@@ -12,7 +12,7 @@ from ._errors import BreakdownError  # noqa: F401  (documented in the docstrings
 __all__ = ["solve", "Plan", "solve_banded"]
 
 
-def solve(a, b, c, d, *, axis=-1, out=None, alg="auto", check=True):
+def solve(a, b, c, d, *, axis=-1, out=None, alg="auto", pivot="auto", check=True):
     """Solve a batch of tridiagonal systems along one axis of N-d arrays.
 
     Every index of the dimensions other than ``axis`` is one independent
@@ -52,6 +52,13 @@ def solve(a, b, c, d, *, axis=-1, out=None, alg="auto", check=True):
         algorithm name: ``"thomas"``, ``"thomas_pcr"``, ``"cr"``, ``"pcr"``,
         ``"rd"``, ``"cr_pcr"``, ``"cr_rd"``, ... (:data:`tridi.algorithms`).
         A name that does not apply to the backend raises ``ValueError``.
+    pivot : str, optional
+        ``"auto"`` (default): eliminate without pivoting, measure each
+        system's element growth, and solve the systems that grow too much
+        or break down again with partial pivoting (out of place only; in
+        place they are reported); ``"partial"``: LAPACK ``?gtsv``'s partial
+        pivoting for every system; ``"none"``: no pivoting, such systems
+        reported (``info`` ``2**31 - 1`` for growth).  docs/accuracy.md.
     check : bool, optional
         True (default): raise :class:`BreakdownError` if a system meets a
         zero pivot or a NaN/Inf (on the GPU this reads the info array back,
@@ -105,7 +112,9 @@ def solve(a, b, c, d, *, axis=-1, out=None, alg="auto", check=True):
     """
     if not isinstance(alg, str):
         raise TypeError(f"tridi.solve: alg must be a str, got {type(alg).__name__}")
-    return _ext.solve(a, b, c, d, operator.index(axis), out, alg, bool(check))
+    if not isinstance(pivot, str):
+        raise TypeError("tridi.solve: pivot must be str")
+    return _ext.solve(a, b, c, d, operator.index(axis), out, alg, pivot, bool(check))
 
 
 def _dtype_name(dtype) -> str:
@@ -133,6 +142,8 @@ class Plan(_ext.Plan):
         The axis the systems run along (default -1).
     alg : str, optional
         Algorithm, as for :func:`solve`.
+    pivot : str, optional
+        Pivoting, as for :func:`solve` (default ``"auto"``).
     backend : str, optional
         ``"cpu"`` (default; OpenMP + SIMD), ``"ref"`` (the one-thread
         reference solver) or ``"cuda"`` (CUDA arrays on ``device``).
@@ -176,14 +187,15 @@ class Plan(_ext.Plan):
     ...     x = plan(-1.0, 4.0, -1.0, d, out=d)   # in place, no planning
     """
 
-    def __init__(self, shape, dtype, axis=-1, *, alg="auto", backend="cpu", device=0, threads=0):
+    def __init__(self, shape, dtype, axis=-1, *, alg="auto", pivot="auto", backend="cpu", device=0,
+                 threads=0):
         try:
             dims = tuple(operator.index(s) for s in shape)
         except TypeError:
             dims = (operator.index(shape),)
-        if not isinstance(alg, str) or not isinstance(backend, str):
-            raise TypeError("tridi.Plan: alg and backend must be str")
-        super().__init__(dims, _dtype_name(dtype), operator.index(axis), alg, backend,
+        if not isinstance(alg, str) or not isinstance(pivot, str) or not isinstance(backend, str):
+            raise TypeError("tridi.Plan: alg, pivot and backend must be str")
+        super().__init__(dims, _dtype_name(dtype), operator.index(axis), alg, pivot, backend,
                          operator.index(device), operator.index(threads))
 
     def __repr__(self) -> str:
@@ -353,5 +365,5 @@ def solve_banded(l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, check_fi
     out = None
     if (overwrite_b and b1 is b and b1.shape == out_shape and b1.flags.writeable):
         out = b1
-    return _ext.solve(sub, diag, sup, b1, -core, out, "auto", True)
+    return _ext.solve(sub, diag, sup, b1, -core, out, "auto", "auto", True)
 
