@@ -187,6 +187,17 @@ if has python; then
   PY=${PYTHON:-python3}
   SITE=/tmp/tridi-site
   rm -rf "$SITE"
+  # Build and test requirements the image may lack (no network there):
+  # wheels carried in $TRIDI_PY_WHEELS (default .devcarry/whl; fetch with
+  # `pip download` as docs/python.md says) go on PYTHONPATH first.
+  WHL=${TRIDI_PY_WHEELS:-.devcarry/whl}
+  if compgen -G "$WHL/*.whl" >/dev/null; then
+    "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+      --target /tmp/tridi-pydeps "$WHL"/*.whl >"$OUT/python_deps.log" 2>&1 &&
+      export PYTHONPATH=/tmp/tridi-pydeps${PYTHONPATH:+:$PYTHONPATH}
+  fi
+  "$PY" -c 'import numpy, scipy, pytest, hypothesis, nanobind, scikit_build_core' 2>&1 |
+    tail -1 | sed 's/^/python deps: /' | tee -a "$SUMMARY"
   "$PY" -m pip install --no-build-isolation --no-deps --target "$SITE" \
     -C cmake.define.TRIDI_ENABLE_CUDA=ON -C cmake.define.CMAKE_CUDA_ARCHITECTURES=90 \
     ./python >"$OUT/python_build.log" 2>&1
@@ -194,13 +205,13 @@ if has python; then
   if [ $rc -ne 0 ]; then
     say "python build FAILED"; tail -30 "$OUT/python_build.log"; rc_all=1
   else
-    (cd python/tests && PYTHONPATH=$SITE "$PY" -m pytest -q -rs -p no:cacheprovider .) \
+    (cd python/tests && PYTHONPATH=$SITE${PYTHONPATH:+:$PYTHONPATH} "$PY" -m pytest -q -rs -p no:cacheprovider .) \
       >"$OUT/python_test.log" 2>&1
     rc=$?
     [ $rc -ne 0 ] && rc_all=1
     say "python tests rc=$rc: $(tail -1 "$OUT/python_test.log")"
     grep -E "SKIPPED|FAILED" "$OUT/python_test.log" | head -20 | tee -a "$SUMMARY"
-    PYTHONPATH=$SITE "$PY" -m tridi.bench --csv "$OUT/python_bench.csv" >"$OUT/python_bench.log" 2>&1
+    PYTHONPATH=$SITE${PYTHONPATH:+:$PYTHONPATH} "$PY" -m tridi.bench --csv "$OUT/python_bench.csv" >"$OUT/python_bench.log" 2>&1
     rc=$?
     [ $rc -ne 0 ] && rc_all=1
     say "python bench rc=$rc ($(stamp))"
