@@ -130,8 +130,36 @@ static bool view_from_buffer(nb::handle h, View &v, const char *fn, const char *
   return true;
 }
 
+// CuPy before the fix of cupy/cupy#10172 (2026-08) exports a negative
+// stride through DLPack as (stride + 2^64) / itemsize: a magnitude of 2^60
+// or more (no array has one).  Such strides are taken from the object's
+// __cuda_array_interface__ (byte strides, signed) instead; an object without
+// one keeps them, and the plan then refuses them as an overflow.
+static void fix_exported_strides(nb::handle h, View &v, size_t item) {
+  bool odd = false;
+  for (int i = 0; i < v.ndim; ++i)
+    odd = odd || v.strides[i] >= (int64_t(1) << 60) || v.strides[i] <= -(int64_t(1) << 60);
+  if (!odd || item == 0 || !nb::hasattr(h, "__cuda_array_interface__")) return;
+  try {
+    nb::dict cai = nb::cast<nb::dict>(h.attr("__cuda_array_interface__"));
+    if (!cai.contains("strides") || cai["strides"].is_none()) return;
+    nb::tuple st = nb::cast<nb::tuple>(cai["strides"]);
+    if (static_cast<int>(st.size()) != v.ndim) return;
+    for (int i = 0; i < v.ndim; ++i) {
+      const int64_t b = nb::cast<int64_t>(st[i]);
+      if (b % static_cast<int64_t>(item) != 0) return;
+    }
+    for (int i = 0; i < v.ndim; ++i)
+      v.strides[i] = v.shape[i] > 1 ? nb::cast<int64_t>(st[i]) / static_cast<int64_t>(item) : 0;
+  } catch (const nb::python_error &) {
+    // keep the exported strides; the plan reports them
+  } catch (const nb::cast_error &) {
+  }
+}
+
 template <typename ND>
-static void view_from_dlpack(const ND &nd, View &v, const char *fn, const char *name) {
+static void view_from_dlpack(const ND &nd, View &v, const char *fn, const char *name,
+                             nb::handle h) {
   v.from_buffer = false;
   if (nd.ndim() > static_cast<size_t>(kMaxRank)) too_many_dims(fn, name, (int)nd.ndim());
   v.ndim = static_cast<int>(nd.ndim());
@@ -151,6 +179,7 @@ static void view_from_dlpack(const ND &nd, View &v, const char *fn, const char *
     v.shape[i] = static_cast<int64_t>(nd.shape(i));
     v.strides[i] = v.shape[i] > 1 ? nd.stride(i) : 0;
   }
+  if (v.dtype) fix_exported_strides(h, v, static_cast<size_t>(t.bits / 8));
 }
 
 static bool is_python_number(nb::handle h) {
@@ -161,7 +190,7 @@ void parse_view(nb::handle h, View &v, const char *fn, const char *name, const V
                 nb::handle like_obj) {
   if (PyObject_CheckBuffer(h.ptr()) && view_from_buffer(h, v, fn, name)) return;
   if (nb::try_cast(h, v.nd, false)) {
-    view_from_dlpack(v.nd, v, fn, name);
+    view_from_dlpack(v.nd, v, fn, name, h);
     v.readonly = true;  // not known through the read-only caster; inputs are never written
     return;
   }
@@ -173,7 +202,7 @@ void parse_view(nb::handle h, View &v, const char *fn, const char *name, const V
     v.keep = arr;
     if (PyObject_CheckBuffer(arr.ptr()) && view_from_buffer(arr, v, fn, name)) return;
     if (nb::try_cast(arr, v.nd, false)) {
-      view_from_dlpack(v.nd, v, fn, name);
+      view_from_dlpack(v.nd, v, fn, name, arr);
       v.readonly = true;
       return;
     }
@@ -191,7 +220,7 @@ void parse_out_view(nb::handle h, View &v, const char *fn) {
     return;
   }
   if (nb::try_cast(h, v.ndw, false)) {
-    view_from_dlpack(v.ndw, v, fn, "out");
+    view_from_dlpack(v.ndw, v, fn, "out", h);
     v.readonly = false;
     return;
   }
