@@ -144,19 +144,10 @@ tridi_status tridi_cpu_lu_init(struct tridi_plan_s *plan) {
   return TRIDI_SUCCESS;
 }
 
-/* the work items [w0, w1) of one thread */
-static void run_items(const struct tridi_plan_s *plan, const tridi_args *args, const void *ctx,
-                      int64_t w0, int64_t w1, void *work, tridi_fail_slot *slot) {
-  const tridi_cpu_thomas_priv *P = (const tridi_cpu_thomas_priv *)ctx;
-  P->kernel(plan, P, args, w0, w1, work, slot);
-}
-
+/* The plan's private part is the Thomas kernel's (tridi_cpu_thomas_priv
+ * with the LU kernel in it), so the Thomas row's execute and destroy serve. */
 tridi_status tridi_cpu_lu_execute(const struct tridi_plan_s *plan, const tridi_args *args) {
-  const tridi_cpu_thomas_priv *P = (const tridi_cpu_thomas_priv *)plan->priv;
-  return tridi_run_ranges(plan, args, P->nwork, run_items, P, P->scratch_bytes);
+  return tridi_cpu_thomas_execute(plan, args);
 }
 
-void tridi_cpu_lu_destroy(struct tridi_plan_s *plan) {
-  free(plan->priv);
-  plan->priv = NULL;
-}
+void tridi_cpu_lu_destroy(struct tridi_plan_s *plan) { tridi_cpu_thomas_destroy(plan); }
