@@ -1,0 +1,180 @@
+/* LAPACK ?gtsv's elimination (partial pivoting, one fill-in diagonal du2)
+ * for one system, run by one CUDA thread, and what the pivoting kernels of
+ * src/cuda/pivot share.  lu_system makes the operations and the info codes
+ * of the reference (src/ref/ref_pivot.h: same check order, same codes);
+ * only the rounding differs (nvcc contracts a - f*b into an FMA).  Where the
+ * rows and the factors live is the policy's business:
+ *   TileRows    a tile of systems in shared memory, stored [row][operand]
+ *               [system] so that the threads of a warp (one system each)
+ *               touch consecutive words; the factors (u, du, du2, y) replace
+ *               the row's a, b, c, d in place and x replaces y;
+ *   GlobalRows  the operands in global memory, u, du, du2 in a scratch of
+ *               3n elements a thread (interleaved over threads, so that a
+ *               warp's stores are coalesced), y in x (as the reference).
+ * C++ only; nothing here leaves the .cu files. */
+#ifndef TRIDI_CUDA_PIVOT_LU_CUH
+#define TRIDI_CUDA_PIVOT_LU_CUH
+
+#include "../common/device.cuh"
+#include "../common/launch.h"
+#include "tridi_internal.h"
+
+#include <cuda_runtime.h>
+
+#include <stdint.h>
+
+namespace tridi_cuda {
+
+/* Kernel parameters of the scalar kind's pivoting kernels (by value). */
+struct LuParams {
+  const void *op[TRIDI_NUM_OPERANDS];
+  int32_t *info;
+  void *scratch;  /* GlobalRows: nthreads x 3n elements */
+  int64_t n;
+  int64_t nsys;
+  int64_t as[TRIDI_NUM_OPERANDS];
+  int64_t bext[TRIDI_MAX_RANK];
+  int64_t bstride[TRIDI_NUM_OPERANDS][TRIDI_MAX_RANK];
+  int nbatch;
+  int G, logG;    /* tile: systems a block (a power of two) */
+  int P;          /* tile: row pitch in elements (4G + 1) */
+  int rowsfast;   /* tile: bit k, operand k's rows are unit-stride: the
+                     threads copy a system's rows, else a row's systems */
+  FastDiv ndiv;   /* tile: division by n */
+  int64_t nthreads; /* global: threads of the grid (each its scratch slot) */
+};
+
+/* The elimination and back substitution of one system of n rows (n >= 0).
+ * Returns the info code (ref_pivot.h's rules). */
+template <typename T, class R>
+__device__ __forceinline__ int32_t lu_system(int64_t n, R &m) {
+  if (n <= 0) return 0;
+  T dk = m.b(0);
+  T uk = n > 1 ? m.c(0) : (T)0;
+  T rk = m.d(0);
+  if (!finite_(dk) || !finite_(uk) || !finite_(rk)) return -1;
+  for (int64_t k = 0; k < n - 1; ++k) {
+    const T al = m.a(k + 1), bl = m.b(k + 1);
+    const T cl = k + 1 < n - 1 ? m.c(k + 1) : (T)0;
+    const T dl = m.d(k + 1);
+    if (!finite_(al) || !finite_(bl) || !finite_(cl) || !finite_(dl))
+      return (int32_t)(-(k + 2));
+    /* interchange when |u_k| < |a_{k+1}|: selects, no divergence */
+    const bool sw = !(fabs(dk) >= fabs(al));
+    const T piv = sw ? al : dk;
+    if (piv == (T)0) return (int32_t)(k + 1); /* no interchange: a_{k+1} = 0 too */
+    const T f = (sw ? dk : al) / piv;
+    const T U = sw ? bl : uk, U2 = sw ? cl : (T)0, Y = sw ? dl : rk;
+    m.put(k, piv, U, U2, Y);
+    /* the other row minus f times the pivot row: row k+1 updated */
+    const T nd = (sw ? uk : bl) - f * U;
+    const T nu = (sw ? (T)0 : cl) - f * U2;
+    const T nr = (sw ? rk : dl) - f * Y;
+    if (!finite_(nd) || !finite_(nr)) return (int32_t)(-(k + 2));
+    dk = nd;
+    uk = nu;
+    rk = nr;
+  }
+  if (dk == (T)0) return (int32_t)n;
+  m.put_last(n - 1, dk);
+  T xb = rk / dk;
+  if (!finite_(xb)) return (int32_t)(-n);
+  m.x(n - 1, xb);
+  if (n == 1) return 0;
+  T xa = (m.y(n - 2) - m.du(n - 2) * xb) / m.u(n - 2);
+  if (!finite_(xa)) return (int32_t)(-(n - 1));
+  m.x(n - 2, xa);
+  for (int64_t i = n - 3; i >= 0; --i) {
+    const T xi = (m.y(i) - m.du(i) * xa - m.du2(i) * xb) / m.u(i);
+    if (!finite_(xi)) return (int32_t)(-(i + 1));
+    m.x(i, xi);
+    xb = xa;
+    xa = xi;
+  }
+  return 0;
+}
+
+/* Rows of one system in a shared tile: element (row i, operand k) at
+ * base[i * P + k * G]; factors u, du, du2, y in the slots of a, b, c, d. */
+template <typename T>
+struct TileRows {
+  T *base;
+  int P, G;
+  __device__ T a(int64_t i) const { return base[i * P]; }
+  __device__ T b(int64_t i) const { return base[i * P + G]; }
+  __device__ T c(int64_t i) const { return base[i * P + 2 * G]; }
+  __device__ T d(int64_t i) const { return base[i * P + 3 * G]; }
+  /* row k's inputs were read by the step before: its slots are free */
+  __device__ void put(int64_t k, T u, T du, T du2, T y) {
+    T *r = base + k * P;
+    r[0] = u;
+    r[G] = du;
+    r[2 * G] = du2;
+    r[3 * G] = y;
+  }
+  __device__ void put_last(int64_t k, T u) { base[k * P] = u; }
+  __device__ T u(int64_t i) const { return base[i * P]; }
+  __device__ T du(int64_t i) const { return base[i * P + G]; }
+  __device__ T du2(int64_t i) const { return base[i * P + 2 * G]; }
+  __device__ T y(int64_t i) const { return base[i * P + 3 * G]; }
+  __device__ void x(int64_t i, T v) { base[i * P + 3 * G] = v; }
+};
+
+/* Rows of one system in global memory (element offsets off[k], row
+ * strides st[k]); u, du, du2 at w[(j n + i) W] (W: the threads sharing the
+ * scratch), y in x.  x may be d: d_{k+1} is read before y_k is stored. */
+template <typename T>
+struct GlobalRows {
+  const T *A, *B, *C, *D;
+  T *X;
+  int64_t sa, sb, sc, sd, sx;
+  T *w;
+  int64_t n, W;
+  __device__ T a(int64_t i) const { return __ldg(A + i * sa); }
+  __device__ T b(int64_t i) const { return __ldg(B + i * sb); }
+  __device__ T c(int64_t i) const { return __ldg(C + i * sc); }
+  __device__ T d(int64_t i) const { return D[i * sd]; }
+  __device__ void put(int64_t k, T u, T du, T du2, T y) {
+    w[k * W] = u;
+    w[(n + k) * W] = du;
+    w[(2 * n + k) * W] = du2;
+    X[k * sx] = y;
+  }
+  __device__ void put_last(int64_t k, T u) { w[k * W] = u; }
+  __device__ T u(int64_t i) const { return w[i * W]; }
+  __device__ T du(int64_t i) const { return w[(n + i) * W]; }
+  __device__ T du2(int64_t i) const { return w[(2 * n + i) * W]; }
+  __device__ T y(int64_t i) const { return X[i * sx]; }
+  __device__ void x(int64_t i, T v) { X[i * sx] = v; }
+};
+
+/* ---- the scalar kind's plan (lu_scalar.cu) ------------------------------ */
+
+/* How the scalar kind's pivoting kernels run a plan: a tile of G systems a
+ * block (smem bytes of shared memory), or one thread a system (nthreads
+ * threads, each with 3n elements of scratch). */
+struct LuPlan {
+  bool tile;
+  int G, threads;
+  size_t smem;
+  int rowsfast;
+  int64_t nthreads;
+  size_t scratch_bytes; /* global: nthreads x 3n elements, rounded to 64 */
+};
+
+/* Plan the scalar kind's pivoting kernels for plan's layout; resolve: the
+ * second pass's kernels (which read info first).  Sets the shared-memory
+ * attribute of the kernel it takes. */
+tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPlan *lp);
+/* Launch them on stream (the caller holds the device guard); scratch:
+ * lp.scratch_bytes of device memory.  resolve: only the systems whose info
+ * is not 0 are solved (and their x and info written); the others cost one
+ * read of info. */
+cudaError_t lu_launch_scalar(const struct tridi_plan_s *plan, const LuPlan &lp, bool resolve,
+                             const tridi_args *args, void *scratch, cudaStream_t stream);
+/* A short name of the plan's kernel ("tile_g32", "global") */
+const char *lu_kind_name(const LuPlan &lp, char *buf, size_t len);
+
+} /* namespace tridi_cuda */
+
+#endif /* TRIDI_CUDA_PIVOT_LU_CUH */
