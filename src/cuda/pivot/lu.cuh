@@ -44,20 +44,26 @@ struct LuParams {
   int64_t nthreads; /* global: threads of the grid (each its scratch slot) */
 };
 
+template <typename T>
+__host__ __device__ __forceinline__ bool lu_finite(T v) {
+  return isfinite(v);
+}
+
 /* The elimination and back substitution of one system of n rows (n >= 0).
- * Returns the info code (ref_pivot.h's rules). */
+ * Returns the info code (ref_pivot.h's rules).  Host and device: the rows'
+ * policy decides where it runs. */
 template <typename T, class R>
-__device__ __forceinline__ int32_t lu_system(int64_t n, R &m) {
+__host__ __device__ __forceinline__ int32_t lu_system(int64_t n, R &m) {
   if (n <= 0) return 0;
   T dk = m.b(0);
   T uk = n > 1 ? m.c(0) : (T)0;
   T rk = m.d(0);
-  if (!finite_(dk) || !finite_(uk) || !finite_(rk)) return -1;
+  if (!lu_finite(dk) || !lu_finite(uk) || !lu_finite(rk)) return -1;
   for (int64_t k = 0; k < n - 1; ++k) {
     const T al = m.a(k + 1), bl = m.b(k + 1);
     const T cl = k + 1 < n - 1 ? m.c(k + 1) : (T)0;
     const T dl = m.d(k + 1);
-    if (!finite_(al) || !finite_(bl) || !finite_(cl) || !finite_(dl))
+    if (!lu_finite(al) || !lu_finite(bl) || !lu_finite(cl) || !lu_finite(dl))
       return (int32_t)(-(k + 2));
     /* interchange when |u_k| < |a_{k+1}|: selects, no divergence */
     const bool sw = !(fabs(dk) >= fabs(al));
@@ -70,7 +76,7 @@ __device__ __forceinline__ int32_t lu_system(int64_t n, R &m) {
     const T nd = (sw ? uk : bl) - f * U;
     const T nu = (sw ? (T)0 : cl) - f * U2;
     const T nr = (sw ? rk : dl) - f * Y;
-    if (!finite_(nd) || !finite_(nr)) return (int32_t)(-(k + 2));
+    if (!lu_finite(nd) || !lu_finite(nr)) return (int32_t)(-(k + 2));
     dk = nd;
     uk = nu;
     rk = nr;
@@ -78,15 +84,15 @@ __device__ __forceinline__ int32_t lu_system(int64_t n, R &m) {
   if (dk == (T)0) return (int32_t)n;
   m.put_last(n - 1, dk);
   T xb = rk / dk;
-  if (!finite_(xb)) return (int32_t)(-n);
+  if (!lu_finite(xb)) return (int32_t)(-n);
   m.x(n - 1, xb);
   if (n == 1) return 0;
   T xa = (m.y(n - 2) - m.du(n - 2) * xb) / m.u(n - 2);
-  if (!finite_(xa)) return (int32_t)(-(n - 1));
+  if (!lu_finite(xa)) return (int32_t)(-(n - 1));
   m.x(n - 2, xa);
   for (int64_t i = n - 3; i >= 0; --i) {
     const T xi = (m.y(i) - m.du(i) * xa - m.du2(i) * xb) / m.u(i);
-    if (!finite_(xi)) return (int32_t)(-(i + 1));
+    if (!lu_finite(xi)) return (int32_t)(-(i + 1));
     m.x(i, xi);
     xb = xa;
     xa = xi;
@@ -100,24 +106,24 @@ template <typename T>
 struct TileRows {
   T *base;
   int P, G;
-  __device__ T a(int64_t i) const { return base[i * P]; }
-  __device__ T b(int64_t i) const { return base[i * P + G]; }
-  __device__ T c(int64_t i) const { return base[i * P + 2 * G]; }
-  __device__ T d(int64_t i) const { return base[i * P + 3 * G]; }
+  __host__ __device__ T a(int64_t i) const { return base[i * P]; }
+  __host__ __device__ T b(int64_t i) const { return base[i * P + G]; }
+  __host__ __device__ T c(int64_t i) const { return base[i * P + 2 * G]; }
+  __host__ __device__ T d(int64_t i) const { return base[i * P + 3 * G]; }
   /* row k's inputs were read by the step before: its slots are free */
-  __device__ void put(int64_t k, T u, T du, T du2, T y) {
+  __host__ __device__ void put(int64_t k, T u, T du, T du2, T y) {
     T *r = base + k * P;
     r[0] = u;
     r[G] = du;
     r[2 * G] = du2;
     r[3 * G] = y;
   }
-  __device__ void put_last(int64_t k, T u) { base[k * P] = u; }
-  __device__ T u(int64_t i) const { return base[i * P]; }
-  __device__ T du(int64_t i) const { return base[i * P + G]; }
-  __device__ T du2(int64_t i) const { return base[i * P + 2 * G]; }
-  __device__ T y(int64_t i) const { return base[i * P + 3 * G]; }
-  __device__ void x(int64_t i, T v) { base[i * P + 3 * G] = v; }
+  __host__ __device__ void put_last(int64_t k, T u) { base[k * P] = u; }
+  __host__ __device__ T u(int64_t i) const { return base[i * P]; }
+  __host__ __device__ T du(int64_t i) const { return base[i * P + G]; }
+  __host__ __device__ T du2(int64_t i) const { return base[i * P + 2 * G]; }
+  __host__ __device__ T y(int64_t i) const { return base[i * P + 3 * G]; }
+  __host__ __device__ void x(int64_t i, T v) { base[i * P + 3 * G] = v; }
 };
 
 /* Rows of one system in global memory (element offsets off[k], row
