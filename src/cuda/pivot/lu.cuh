@@ -59,10 +59,23 @@ __host__ __device__ __forceinline__ int32_t lu_system(int64_t n, R &m) {
   T uk = n > 1 ? m.c(0) : (T)0;
   T rk = m.d(0);
   if (!lu_finite(dk) || !lu_finite(uk) || !lu_finite(rk)) return -1;
+  /* row k+1 in registers before step k: its loads are issued a step ahead,
+   * off the dependent chain (row k+2 is never a slot that step k writes) */
+  T al = (T)0, bl = (T)0, cl = (T)0, dl = (T)0;
+  if (n > 1) {
+    al = m.a(1);
+    bl = m.b(1);
+    cl = n > 2 ? m.c(1) : (T)0;
+    dl = m.d(1);
+  }
   for (int64_t k = 0; k < n - 1; ++k) {
-    const T al = m.a(k + 1), bl = m.b(k + 1);
-    const T cl = k + 1 < n - 1 ? m.c(k + 1) : (T)0;
-    const T dl = m.d(k + 1);
+    T an = (T)0, bn = (T)0, cn = (T)0, dn = (T)0;
+    if (k + 2 < n) {
+      an = m.a(k + 2);
+      bn = m.b(k + 2);
+      cn = k + 2 < n - 1 ? m.c(k + 2) : (T)0;
+      dn = m.d(k + 2);
+    }
     if (!lu_finite(al) || !lu_finite(bl) || !lu_finite(cl) || !lu_finite(dl))
       return (int32_t)(-(k + 2));
     /* interchange when |u_k| < |a_{k+1}|: selects, no divergence */
@@ -80,6 +93,10 @@ __host__ __device__ __forceinline__ int32_t lu_system(int64_t n, R &m) {
     dk = nd;
     uk = nu;
     rk = nr;
+    al = an;
+    bl = bn;
+    cl = cn;
+    dl = dn;
   }
   if (dk == (T)0) return (int32_t)n;
   m.put_last(n - 1, dk);
@@ -165,6 +182,7 @@ struct LuPlan {
   size_t smem;
   int rowsfast;
   int64_t nthreads;
+  int64_t resolve_grid; /* tile, second pass: blocks resident on the device */
   size_t scratch_bytes; /* global: nthreads x 3n elements, rounded to 64 */
 };
 

@@ -9,8 +9,9 @@
  * runs lu_system on its system in shared memory, the factors replacing the
  * inputs in place, and the block stores x from the tile.  Global traffic:
  * a, b, c, d read once, x written once (5 words a row).  The tile holds
- * n (4G + 1) elements: G = 32, 16 or 8, the largest that fits the block's
- * shared memory (n <= ~440 f32 / ~220 f64 for G = 32 on an H100).
+ * n (4G + 1) elements: G = 32, 16 or 8, whichever keeps the most systems
+ * resident on an SM (a block has 128 threads: all copy, G eliminate); the
+ * tile fits an H100's 227 KiB up to n ~ 1700 f32 / ~ 850 f64 (G = 8).
  *
  * lu_global: beyond that, one thread a system reading its rows from global
  * memory, u, du, du2 in a scratch of 3n elements a thread (the workspace),
@@ -28,8 +29,14 @@
 namespace tridi_cuda {
 namespace {
 
-/* scratch past this is not worth its memory: fewer threads instead */
-constexpr size_t kScratchBudget = (size_t)512 << 20;
+/* The workspace path's scratch (3n elements a thread) past these is not
+ * worth its memory: fewer threads instead.  The second pass, which every
+ * TRIDI_PIVOT_AUTO plan carries and which only flagged systems use, gets
+ * less. */
+constexpr size_t kScratchBudget = (size_t)256 << 20;
+constexpr size_t kResolveScratchBudget = (size_t)16 << 20;
+/* threads of a tile block: G <= 32 of them eliminate, all copy */
+constexpr int kTileBlock = 128;
 
 inline int ilog2_(int v) {
   int l = 0;
@@ -41,23 +48,21 @@ __host__ __device__ inline size_t tile_head_bytes(int G) {
   return ((size_t)5 * G * sizeof(int64_t) + (size_t)G * sizeof(int) + 15) & ~(size_t)15;
 }
 
-template <typename T, bool RESOLVE>
-__global__ void __launch_bounds__(32) lu_tile(LuParams p) {
-  extern __shared__ __align__(16) unsigned char smem_raw[];
+/* Systems whose info a RESOLVE block reads at once: kTileBlock threads x
+ * kResolveReads (a multiple of every G) */
+constexpr int kResolveReads = 4;
+constexpr int kResolveChunk = kTileBlock * kResolveReads;
+constexpr size_t kResolveStatic = (size_t)(kResolveChunk + kResolveChunk / 8) * sizeof(int);
+
+/* The tile of systems s0 .. s0 + G - 1 of which flag[g] says which to solve
+ * (flag set and the block synchronised by the caller): copy in, eliminate,
+ * copy x out.  Every thread of the block calls it. */
+template <typename T>
+__device__ __forceinline__ void solve_tile(const LuParams &p, int64_t s0, const int *flag, int64_t *so, T *tile) {
   const int G = p.G, P = p.P, logG = p.logG;
-  int64_t *so = (int64_t *)smem_raw;   /* [5][G] system offsets */
-  int *flag = (int *)(so + 5 * G);     /* [G] 1: this tile solves the system */
-  T *tile = (T *)(smem_raw + tile_head_bytes(G));
   const int t = threadIdx.x, nt = blockDim.x;
-  const int64_t s0 = (int64_t)blockIdx.x * G;
   tridi_dev_stage_offsets(p, s0, G, t, so);
-  int mine = 0;
-  if (t < G) {
-    mine = s0 + t < p.nsys;
-    if (RESOLVE && mine) mine = p.info[s0 + t] != 0;
-    flag[t] = mine;
-  }
-  if (!__syncthreads_or(mine)) return;
+  __syncthreads();
   const uint32_t n = (uint32_t)p.n, total = n * (uint32_t)G;
 #pragma unroll 1
   for (int k = 0; k < 4; ++k) {
@@ -101,6 +106,62 @@ __global__ void __launch_bounds__(32) lu_tile(LuParams p) {
     }
     if (flag[g]) X[so[4 * G + g] + (int64_t)r * xs] = tile[(size_t)r * P + 3 * G + g];
   }
+  __syncthreads(); /* so, flag and the tile are reused by the caller's next tile */
+}
+
+/* cuda_lu_partial: block b solves the tile of systems b G .. b G + G - 1. */
+template <typename T>
+__global__ void __launch_bounds__(kTileBlock) lu_tile(LuParams p) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  const int G = p.G;
+  int64_t *so = (int64_t *)smem_raw; /* [5][G] system offsets */
+  int *flag = (int *)(so + 5 * G);   /* [G] 1: this tile solves the system */
+  T *tile = (T *)(smem_raw + tile_head_bytes(G));
+  const int t = threadIdx.x;
+  const int64_t s0 = (int64_t)blockIdx.x * G;
+  if (t < G) flag[t] = s0 + t < p.nsys;
+  __syncthreads();
+  solve_tile<T>(p, s0, flag, so, tile);
+}
+
+/* The second pass: a block takes chunks of kResolveChunk systems (grid
+ * stride), reads their info at once (coalesced, kResolveReads a thread) and
+ * solves only the tiles with a flagged system, only their flagged systems.
+ * A batch that flags nothing costs one read of info. */
+template <typename T>
+__global__ void __launch_bounds__(kTileBlock) lu_tile_resolve(LuParams p) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  __shared__ int tile_any[kResolveChunk / 8];
+  __shared__ int chunk_flag[kResolveChunk];
+  const int G = p.G, logG = p.logG;
+  int64_t *so = (int64_t *)smem_raw;
+  int *flag = (int *)(so + 5 * G);
+  T *tile = (T *)(smem_raw + tile_head_bytes(G));
+  const int t = threadIdx.x;
+  const int ntiles = kResolveChunk >> logG;
+  for (int64_t c0 = (int64_t)blockIdx.x * kResolveChunk; c0 < p.nsys; c0 += (int64_t)gridDim.x * kResolveChunk) {
+    __syncthreads(); /* every thread is done with the previous chunk's flags */
+    for (int j = t; j < ntiles; j += blockDim.x) tile_any[j] = 0;
+    __syncthreads();
+    int any = 0;
+#pragma unroll
+    for (int j = 0; j < kResolveReads; ++j) {
+      const int i = t + j * kTileBlock;
+      const int f = c0 + i < p.nsys && p.info[c0 + i] != 0;
+      chunk_flag[i] = f;
+      if (f) {
+        tile_any[i >> logG] = 1;
+        any = 1;
+      }
+    }
+    if (!__syncthreads_or(any)) continue;
+    for (int j = 0; j < ntiles; ++j) {
+      if (!tile_any[j]) continue; /* uniform: shared, after the barrier */
+      if (t < G) flag[t] = chunk_flag[j * G + t];
+      __syncthreads();
+      solve_tile<T>(p, c0 + (int64_t)j * G, flag, so, tile);
+    }
+  }
 }
 
 template <typename T, bool RESOLVE>
@@ -132,7 +193,7 @@ __global__ void __launch_bounds__(256) lu_global(LuParams p) {
 
 template <typename T>
 const void *tile_fn(bool resolve) {
-  return resolve ? (const void *)lu_tile<T, true> : (const void *)lu_tile<T, false>;
+  return resolve ? (const void *)lu_tile_resolve<T> : (const void *)lu_tile<T>;
 }
 template <typename T>
 const void *global_fn(bool resolve) {
@@ -153,26 +214,46 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
   for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
     if (L->axis_stride[k] == 1 || L->axis_stride[k] == -1) lp->rowsfast |= 1 << k;
   /* the tile: n (4G + 1) elements; n * G must fit the kernels' uint32 */
-  const size_t smax = prop.sharedMemPerBlockOptin;
+  /* less the second pass's static flags (lu_tile_resolve) */
+  const size_t smax = prop.sharedMemPerBlockOptin - kResolveStatic;
   if (L->n > 0 && L->n <= (1 << 20)) {
+    /* the G that keeps the most systems resident on an SM (the elimination
+     * is one dependent chain a system: throughput is resident systems over
+     * the chain's latency); ties to the larger G */
+    int bestG = 0, best = 0;
+    size_t best_smem = 0;
     for (int G = 32; G >= 8; G /= 2) {
       const size_t smem = tile_head_bytes(G) + (size_t)L->n * (4 * G + 1) * es;
       if (smem > smax) continue;
+      int bps = (int)(prop.sharedMemPerMultiprocessor / (smem + prop.reservedSharedMemPerBlock));
+      const int bps_thr = prop.maxThreadsPerMultiProcessor / kTileBlock;
+      if (bps > bps_thr) bps = bps_thr;
+      if (bps > prop.maxBlocksPerMultiProcessor) bps = prop.maxBlocksPerMultiProcessor;
+      if (bps < 1) bps = 1;
+      if (bps * G > best) {
+        best = bps * G;
+        bestG = G;
+        best_smem = smem;
+      }
+    }
+    if (bestG) {
       const void *fn = f64 ? tile_fn<double>(resolve) : tile_fn<float>(resolve);
-      if (smem > 48 * 1024) {
-        e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+      if (best_smem > 48 * 1024) {
+        e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)best_smem);
         if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
       }
       lp->tile = true;
-      lp->G = G;
-      lp->threads = 32;
-      lp->smem = smem;
+      lp->resolve_grid = (int64_t)prop.multiProcessorCount * (best / bestG);
+      lp->G = bestG;
+      lp->threads = kTileBlock;
+      lp->smem = best_smem;
       return TRIDI_SUCCESS;
     }
   }
   /* one thread a system; 3n elements of scratch each */
   const uint64_t per = (uint64_t)3 * (uint64_t)L->n * es;
-  int64_t nt = per ? (int64_t)(kScratchBudget / per) : (int64_t)1 << 20;
+  const size_t budget = resolve ? kResolveScratchBudget : kScratchBudget;
+  int64_t nt = per ? (int64_t)(budget / per) : (int64_t)1 << 20;
   const int64_t cap = (int64_t)prop.multiProcessorCount * 2048;
   if (nt > cap) nt = cap;
   if (nt > L->nsys) nt = L->nsys;
@@ -218,13 +299,15 @@ cudaError_t lu_launch_scalar(const struct tridi_plan_s *plan, const LuPlan &lp, 
     p.P = 4 * lp.G + 1;
     p.rowsfast = lp.rowsfast;
     p.ndiv = make_fastdiv((uint32_t)L->n);
-    const unsigned grid = (unsigned)((L->nsys + lp.G - 1) / lp.G);
-    if (f64) {
-      if (resolve) lu_tile<double, true><<<grid, lp.threads, lp.smem, stream>>>(p);
-      else lu_tile<double, false><<<grid, lp.threads, lp.smem, stream>>>(p);
+    if (resolve) {
+      const int64_t chunks = (L->nsys + kResolveChunk - 1) / kResolveChunk;
+      const unsigned grid = (unsigned)(chunks < lp.resolve_grid ? chunks : lp.resolve_grid);
+      if (f64) lu_tile_resolve<double><<<grid, lp.threads, lp.smem, stream>>>(p);
+      else lu_tile_resolve<float><<<grid, lp.threads, lp.smem, stream>>>(p);
     } else {
-      if (resolve) lu_tile<float, true><<<grid, lp.threads, lp.smem, stream>>>(p);
-      else lu_tile<float, false><<<grid, lp.threads, lp.smem, stream>>>(p);
+      const unsigned grid = (unsigned)((L->nsys + lp.G - 1) / lp.G);
+      if (f64) lu_tile<double><<<grid, lp.threads, lp.smem, stream>>>(p);
+      else lu_tile<float><<<grid, lp.threads, lp.smem, stream>>>(p);
     }
   } else {
     p.nthreads = lp.nthreads;

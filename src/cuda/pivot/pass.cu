@@ -25,7 +25,8 @@
 namespace tridi_cuda {
 namespace {
 
-constexpr size_t kVarScratchBudget = (size_t)256 << 20;
+/* scratch of the flagged systems' threads (3 nmax elements each) */
+constexpr size_t kVarScratchBudget = (size_t)16 << 20;
 
 struct VarPassParams {
   const void *op[TRIDI_NUM_OPERANDS];
