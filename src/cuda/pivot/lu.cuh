@@ -117,6 +117,90 @@ __host__ __device__ __forceinline__ int32_t lu_system(int64_t n, R &m) {
   return 0;
 }
 
+/* The pivot reciprocal of the fast elimination: device.cuh's rcp_ (f32
+ * rcp.approx, f64 rcp.approx + a Newton step: within 1-2 ulp; a pivot that
+ * is subnormal, 0 or not finite gives a non-finite reciprocal), plain
+ * division on the host. */
+template <typename T>
+__host__ __device__ __forceinline__ T lu_rcp(T v) {
+#ifdef __CUDA_ARCH__
+  return rcp_<T>(v);
+#else
+  return (T)1 / v;
+#endif
+}
+
+/* The fast form of lu_system for the shared tile: the same interchanges,
+ * but the multiplier is q * (1/pivot) with a fast reciprocal, and row k of
+ * U is stored scaled by 1/u_k (du/u, du2/u, y/u, computed off the dependent
+ * chain), so that the back substitution is two FMAs a row and no division:
+ * x_i = y'_i - du'_i x_{i+1} - du2'_i x_{i+2}.  The dependent chain of a
+ * row is about half lu_system's (docs/perf-log.md).  Returns 0 when every
+ * check passed and x is finite; any other value means "not solved here":
+ * the caller solves the system again with lu_system on its intact inputs,
+ * which gives the reference's code (a subnormal pivot, whose reciprocal
+ * overflows, ends up there as well).  u_k's slot is not written. */
+template <typename T, class R>
+__host__ __device__ __forceinline__ int lu_system_fast(int64_t n, R &m) {
+  if (n <= 0) return 0;
+  T dk = m.b(0);
+  T uk = n > 1 ? m.c(0) : (T)0;
+  T rk = m.d(0);
+  if (!lu_finite(dk) || !lu_finite(uk) || !lu_finite(rk)) return 1;
+  T al = (T)0, bl = (T)0, cl = (T)0, dl = (T)0;
+  if (n > 1) {
+    al = m.a(1);
+    bl = m.b(1);
+    cl = n > 2 ? m.c(1) : (T)0;
+    dl = m.d(1);
+  }
+  for (int64_t k = 0; k < n - 1; ++k) {
+    T an = (T)0, bn = (T)0, cn = (T)0, dn = (T)0;
+    if (k + 2 < n) {
+      an = m.a(k + 2);
+      bn = m.b(k + 2);
+      cn = k + 2 < n - 1 ? m.c(k + 2) : (T)0;
+      dn = m.d(k + 2);
+    }
+    if (!lu_finite(al) || !lu_finite(bl) || !lu_finite(cl) || !lu_finite(dl)) return 1;
+    const bool sw = !(fabs(dk) >= fabs(al));
+    const T piv = sw ? al : dk;
+    const T r = lu_rcp(piv);
+    if (!lu_finite(r)) return 1; /* zero or subnormal pivot */
+    const T f = (sw ? dk : al) * r;
+    const T U = sw ? bl : uk, U2 = sw ? cl : (T)0, Y = sw ? dl : rk;
+    m.put_scaled(k, U * r, U2 * r, Y * r);
+    const T nd = (sw ? uk : bl) - f * U;
+    const T nu = (sw ? (T)0 : cl) - f * U2;
+    const T nr = (sw ? rk : dl) - f * Y;
+    if (!lu_finite(nd) || !lu_finite(nr)) return 1;
+    dk = nd;
+    uk = nu;
+    rk = nr;
+    al = an;
+    bl = bn;
+    cl = cn;
+    dl = dn;
+  }
+  const T r = lu_rcp(dk);
+  if (!lu_finite(r)) return 1;
+  T xb = rk * r;
+  if (!lu_finite(xb)) return 1;
+  m.x(n - 1, xb);
+  if (n == 1) return 0;
+  T xa = m.y(n - 2) - m.du(n - 2) * xb;
+  if (!lu_finite(xa)) return 1;
+  m.x(n - 2, xa);
+  for (int64_t i = n - 3; i >= 0; --i) {
+    const T xi = m.y(i) - m.du(i) * xa - m.du2(i) * xb;
+    if (!lu_finite(xi)) return 1;
+    m.x(i, xi);
+    xb = xa;
+    xa = xi;
+  }
+  return 0;
+}
+
 /* Rows of one system in a shared tile: element (row i, operand k) at
  * base[i * P + k * G]; factors u, du, du2, y in the slots of a, b, c, d. */
 template <typename T>
@@ -136,6 +220,13 @@ struct TileRows {
     r[3 * G] = y;
   }
   __host__ __device__ void put_last(int64_t k, T u) { base[k * P] = u; }
+  /* lu_system_fast: row k of U over u_k */
+  __host__ __device__ void put_scaled(int64_t k, T du, T du2, T y) {
+    T *r = base + k * P;
+    r[G] = du;
+    r[2 * G] = du2;
+    r[3 * G] = y;
+  }
   __host__ __device__ T u(int64_t i) const { return base[i * P]; }
   __host__ __device__ T du(int64_t i) const { return base[i * P + G]; }
   __host__ __device__ T du2(int64_t i) const { return base[i * P + 2 * G]; }

@@ -88,7 +88,19 @@ __device__ __forceinline__ void solve_tile(const LuParams &p, int64_t s0, const 
   __syncthreads();
   if (t < G && flag[t]) {
     TileRows<T> m{tile + t, P, G};
-    const int32_t code = lu_system<T>((int64_t)n, m);
+    int32_t code = 0;
+    if (lu_system_fast<T>((int64_t)n, m) != 0) {
+      /* not solved by the fast form: the reference's elimination on the
+       * system's inputs, copied again (x is stored only after the block's
+       * barrier, so d is intact also in place) */
+      for (int k = 0; k < 4; ++k) {
+        const T *src = (const T *)p.op[k] + so[k * G + t];
+        const int64_t as = p.as[k];
+        for (uint32_t r = 0; r < n; ++r)
+          if (!((k == 0 && r == 0) || (k == 2 && r == n - 1))) tile[(size_t)r * P + k * G + t] = src[(int64_t)r * as];
+      }
+      code = lu_system<T>((int64_t)n, m);
+    }
     if (p.info) p.info[s0 + t] = code;
   }
   __syncthreads();
@@ -220,16 +232,20 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
     /* the G that keeps the most systems resident on an SM (the elimination
      * is one dependent chain a system: throughput is resident systems over
      * the chain's latency); ties to the larger G */
+    const void *fn = f64 ? tile_fn<double>(resolve) : tile_fn<float>(resolve);
     int bestG = 0, best = 0;
     size_t best_smem = 0;
     for (int G = 32; G >= 8; G /= 2) {
       const size_t smem = tile_head_bytes(G) + (size_t)L->n * (4 * G + 1) * es;
       if (smem > smax) continue;
-      int bps = (int)(prop.sharedMemPerMultiprocessor / (smem + prop.reservedSharedMemPerBlock));
-      const int bps_thr = prop.maxThreadsPerMultiProcessor / kTileBlock;
-      if (bps > bps_thr) bps = bps_thr;
-      if (bps > prop.maxBlocksPerMultiProcessor) bps = prop.maxBlocksPerMultiProcessor;
-      if (bps < 1) bps = 1;
+      if (smem > 48 * 1024) {
+        e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
+      }
+      /* registers, shared memory and threads together */
+      int bps = 0;
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, fn, kTileBlock, smem);
+      if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
       if (bps * G > best) {
         best = bps * G;
         bestG = G;
@@ -237,7 +253,6 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
       }
     }
     if (bestG) {
-      const void *fn = f64 ? tile_fn<double>(resolve) : tile_fn<float>(resolve);
       if (best_smem > 48 * 1024) {
         e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)best_smem);
         if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
