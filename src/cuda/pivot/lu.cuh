@@ -190,9 +190,22 @@ __host__ __device__ __forceinline__ int lu_system_fast(int64_t n, R &m) {
   if (n == 1) return 0;
   T xa = m.y(n - 2) - m.du(n - 2) * xb;
   if (!lu_finite(xa)) return 1;
+  /* row i's factors loaded before x_{i+1} is stored (a step ahead, as in
+   * the elimination): the chain is the two FMAs */
+  T yi = (T)0, ui = (T)0, u2i = (T)0;
+  if (n > 2) {
+    yi = m.y(n - 3);
+    ui = m.du(n - 3);
+    u2i = m.du2(n - 3);
+  }
   m.x(n - 2, xa);
   for (int64_t i = n - 3; i >= 0; --i) {
-    const T xi = m.y(i) - m.du(i) * xa - m.du2(i) * xb;
+    const T xi = yi - ui * xa - u2i * xb;
+    if (i > 0) {
+      yi = m.y(i - 1);
+      ui = m.du(i - 1);
+      u2i = m.du2(i - 1);
+    }
     if (!lu_finite(xi)) return 1;
     m.x(i, xi);
     xb = xa;
