@@ -257,22 +257,30 @@ struct GlobalRows {
   int64_t sa, sb, sc, sd, sx;
   T *w;
   int64_t n, W;
-  __device__ T a(int64_t i) const { return __ldg(A + i * sa); }
-  __device__ T b(int64_t i) const { return __ldg(B + i * sb); }
-  __device__ T c(int64_t i) const { return __ldg(C + i * sc); }
-  __device__ T d(int64_t i) const { return D[i * sd]; }
-  __device__ void put(int64_t k, T u, T du, T du2, T y) {
+  __host__ __device__ T a(int64_t i) const { return ld(A + i * sa); }
+  __host__ __device__ T b(int64_t i) const { return ld(B + i * sb); }
+  __host__ __device__ T c(int64_t i) const { return ld(C + i * sc); }
+  /* a, b, c through the read-only path (never written; d may be x) */
+  __host__ __device__ static T ld(const T *p) {
+#ifdef __CUDA_ARCH__
+    return __ldg(p);
+#else
+    return *p;
+#endif
+  }
+  __host__ __device__ T d(int64_t i) const { return D[i * sd]; }
+  __host__ __device__ void put(int64_t k, T u, T du, T du2, T y) {
     w[k * W] = u;
     w[(n + k) * W] = du;
     w[(2 * n + k) * W] = du2;
     X[k * sx] = y;
   }
-  __device__ void put_last(int64_t k, T u) { w[k * W] = u; }
-  __device__ T u(int64_t i) const { return w[i * W]; }
-  __device__ T du(int64_t i) const { return w[(n + i) * W]; }
-  __device__ T du2(int64_t i) const { return w[(2 * n + i) * W]; }
-  __device__ T y(int64_t i) const { return X[i * sx]; }
-  __device__ void x(int64_t i, T v) { X[i * sx] = v; }
+  __host__ __device__ void put_last(int64_t k, T u) { w[k * W] = u; }
+  __host__ __device__ T u(int64_t i) const { return w[i * W]; }
+  __host__ __device__ T du(int64_t i) const { return w[(n + i) * W]; }
+  __host__ __device__ T du2(int64_t i) const { return w[(2 * n + i) * W]; }
+  __host__ __device__ T y(int64_t i) const { return X[i * sx]; }
+  __host__ __device__ void x(int64_t i, T v) { X[i * sx] = v; }
 };
 
 /* ---- the scalar kind's plan (lu_scalar.cu) ------------------------------ */
