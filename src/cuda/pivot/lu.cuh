@@ -290,6 +290,7 @@ struct GlobalRows {
  * threads, each with 3n elements of scratch). */
 struct LuPlan {
   bool tile;
+  bool stream; /* tile: the streamed form (lu_stream.cu) */
   int G, threads;
   size_t smem;
   int rowsfast;
@@ -308,6 +309,12 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
  * read of info. */
 cudaError_t lu_launch_scalar(const struct tridi_plan_s *plan, const LuPlan &lp, bool resolve,
                              const tridi_args *args, void *scratch, cudaStream_t stream);
+/* The streamed tile (lu_stream.cu): its kernel (for attributes and
+ * occupancy) and its launch, G systems a block of 128 threads */
+const void *lu_stream_kernel(bool f64);
+cudaError_t lu_stream_launch(bool f64, unsigned grid, int threads, size_t smem, const LuParams &p,
+                             cudaStream_t stream);
+
 /* A short name of the plan's kernel ("tile_g32", "global") */
 const char *lu_kind_name(const LuPlan &lp, char *buf, size_t len);
 

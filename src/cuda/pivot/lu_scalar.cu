@@ -20,7 +20,7 @@
  *
  * The second pass of TRIDI_PIVOT_AUTO (pass.cu) runs the same kernels with
  * RESOLVE: a system whose info is 0 is neither read nor written. */
-#include "lu.cuh"
+#include "lu_stream.cuh"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,6 +252,41 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
         best_smem = smem;
       }
     }
+    /* the streamed form (3 words a row on chip, copies overlapping the
+     * elimination) where it keeps as many systems resident or more (ties:
+     * the smaller G, more blocks to overlap one's start and end with
+     * another's work); not for the second pass, which reads info first */
+    int sG = 0, sbest = 0;
+    size_t s_smem = 0;
+    const void *sfn = lu_stream_kernel(f64);
+    for (int G = 8; G <= 32 && !resolve && L->n > 2 * kStreamRows; G *= 2) {
+      const size_t smem = stream_smem_bytes(G, L->n, es);
+      if (smem > prop.sharedMemPerBlockOptin) continue;
+      if (smem > 48 * 1024) {
+        e = cudaFuncSetAttribute(sfn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
+      }
+      int bps = 0;
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, sfn, kTileBlock, smem);
+      if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+      if (bps * G > sbest) {
+        sbest = bps * G;
+        sG = G;
+        s_smem = smem;
+      }
+    }
+    if (sG && sbest >= best) {
+      if (s_smem > 48 * 1024) {
+        e = cudaFuncSetAttribute(sfn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s_smem);
+        if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
+      }
+      lp->tile = true;
+      lp->stream = true;
+      lp->G = sG;
+      lp->threads = kTileBlock;
+      lp->smem = s_smem;
+      return TRIDI_SUCCESS;
+    }
     if (bestG) {
       if (best_smem > 48 * 1024) {
         e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)best_smem);
@@ -284,7 +319,7 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
 
 const char *lu_kind_name(const LuPlan &lp, char *buf, size_t len) {
   if (lp.tile)
-    snprintf(buf, len, "tile_g%d", lp.G);
+    snprintf(buf, len, "%s_g%d", lp.stream ? "stream" : "tile", lp.G);
   else
     snprintf(buf, len, "global");
   return buf;
@@ -314,6 +349,10 @@ cudaError_t lu_launch_scalar(const struct tridi_plan_s *plan, const LuPlan &lp, 
     p.P = 4 * lp.G + 1;
     p.rowsfast = lp.rowsfast;
     p.ndiv = make_fastdiv((uint32_t)L->n);
+    if (lp.stream) {
+      const unsigned grid = (unsigned)((L->nsys + lp.G - 1) / lp.G);
+      return lu_stream_launch(f64, grid, lp.threads, lp.smem, p, stream);
+    }
     if (resolve) {
       const int64_t chunks = (L->nsys + kResolveChunk - 1) / kResolveChunk;
       const unsigned grid = (unsigned)(chunks < lp.resolve_grid ? chunks : lp.resolve_grid);
