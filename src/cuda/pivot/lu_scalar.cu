@@ -225,23 +225,27 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
   lp->rowsfast = 0;
   for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
     if (L->axis_stride[k] == 1 || L->axis_stride[k] == -1) lp->rowsfast |= 1 << k;
-  /* the tile: n (4G + 1) elements; n * G must fit the kernels' uint32 */
-  /* less the second pass's static flags (lu_tile_resolve) */
+  /* the tile: n (4G + 1) elements (n * G must fit the kernels' uint32) in
+   * what a block may opt in to, less the second pass's static flags */
   const size_t smax = prop.sharedMemPerBlockOptin - kResolveStatic;
   if (L->n > 0 && L->n <= (1 << 20)) {
     /* the G that keeps the most systems resident on an SM (the elimination
      * is one dependent chain a system: throughput is resident systems over
      * the chain's latency); ties to the larger G */
     const void *fn = f64 ? tile_fn<double>(resolve) : tile_fn<float>(resolve);
+    const void *sfn = lu_stream_kernel(f64);
+    /* the largest dynamic shared memory each kernel may take, whatever this
+     * plan uses: plans of other n share the kernels (a per-plan value would
+     * let a later plan lower it under an earlier plan's launches) */
+    e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smax);
+    if (e == cudaSuccess && !resolve)
+      e = cudaFuncSetAttribute(sfn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)prop.sharedMemPerBlockOptin);
+    if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
     int bestG = 0, best = 0;
     size_t best_smem = 0;
     for (int G = 32; G >= 8; G /= 2) {
       const size_t smem = tile_head_bytes(G) + (size_t)L->n * (4 * G + 1) * es;
       if (smem > smax) continue;
-      if (smem > 48 * 1024) {
-        e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-        if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
-      }
       /* registers, shared memory and threads together */
       int bps = 0;
       e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, fn, kTileBlock, smem);
@@ -258,14 +262,9 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
      * another's work); not for the second pass, which reads info first */
     int sG = 0, sbest = 0;
     size_t s_smem = 0;
-    const void *sfn = lu_stream_kernel(f64);
     for (int G = 8; G <= 32 && !resolve && L->n > 2 * kStreamRows; G *= 2) {
       const size_t smem = stream_smem_bytes(G, L->n, es);
       if (smem > prop.sharedMemPerBlockOptin) continue;
-      if (smem > 48 * 1024) {
-        e = cudaFuncSetAttribute(sfn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-        if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
-      }
       int bps = 0;
       e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, sfn, kTileBlock, smem);
       if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
@@ -276,10 +275,6 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
       }
     }
     if (sG && sbest >= best) {
-      if (s_smem > 48 * 1024) {
-        e = cudaFuncSetAttribute(sfn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s_smem);
-        if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
-      }
       lp->tile = true;
       lp->stream = true;
       lp->G = sG;
@@ -288,10 +283,6 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
       return TRIDI_SUCCESS;
     }
     if (bestG) {
-      if (best_smem > 48 * 1024) {
-        e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)best_smem);
-        if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
-      }
       lp->tile = true;
       lp->resolve_grid = (int64_t)prop.multiProcessorCount * (best / bestG);
       lp->G = bestG;
