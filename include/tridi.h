@@ -328,8 +328,10 @@ typedef enum tridi_pivot {
    *  pivoting solver, and its info becomes that solver's (0, or k > 0 when A
    *  is exactly singular, or -k for NaN/Inf), provided the inputs are still
    *  there: x is not d.  In place (x == d) d is overwritten, so the systems
-   *  keep the non-pivoting info, flag included.  CPU and REF backends; the
-   *  CUDA backend does not detect growth nor solve again yet. */
+   *  keep the non-pivoting info, flag included.  Every backend; on CUDA the
+   *  second pass is a kernel queued on the same stream after the solve that
+   *  reads the device info array (no host synchronisation), and which
+   *  systems it solves again depends on what the CUDA kernels flag. */
   TRIDI_PIVOT_AUTO = 0,
   /** Non-pivoting solvers only, growth flagged (the fastest; for systems
    *  known to be dominant, with assume_dominant = 1 nothing is flagged). */
@@ -442,9 +444,10 @@ tridi_status tridi_execute(tridi_plan plan, const void *a, const void *b,
                            int32_t *info, void *stream);
 
 /** Bytes of workspace that tridi_execute_ws needs for this plan (host memory
- *  for CPU/REF plans, device memory for CUDA plans).  May be 0.  CPU/REF
- *  plans with TRIDI_PIVOT_AUTO (and assume_dominant 0) include the second
- *  pass's part: 4 bytes per system and 3n elements per thread.
+ *  for CPU/REF plans, device memory for CUDA plans).  May be 0.  Plans with
+ *  TRIDI_PIVOT_AUTO (and assume_dominant 0) include the second pass's part:
+ *  4 bytes per system, then CPU/REF 3n elements per thread, CUDA at most
+ *  16 MiB of scratch (none while n fits the pivoting kernel's tile).
  *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER. */
 tridi_status tridi_plan_workspace_size(tridi_plan plan, size_t *bytes);
 

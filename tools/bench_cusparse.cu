@@ -2,7 +2,8 @@
  * the same data as tridi: gtsv2StridedBatch for systems along the
  * contiguous axis (contig, padded, launch), gtsvInterleavedBatch (algorithm
  * 0, Thomas) for interleaved systems (interleaved; mid3d as one call per z
- * plane).  Times are CUDA-event times of the solver calls, median of
+ * plane); and the pivoting peer, gtsvInterleavedBatch algorithm 1 (LU with
+ * partial pivoting) on every layout.  Times are CUDA-event times of the solver calls, median of
  * opts->reps; the copies that give cuSPARSE fresh inputs are not timed.
  * cuSPARSE is linked into the tool only, never into libtridi. */
 #include <cuda_runtime.h>
@@ -186,8 +187,130 @@ int cusparse_run(const bench_case *bc, const bench_opts *opts, const bench_data 
                                 : baseline_t<float>(bc, opts, data, res);
 }
 
+/* The pivoting baseline: gtsvInterleavedBatch algorithm 1 (LU with partial
+ * pivoting) on the case's systems gathered into the interleaved layout it
+ * takes (row i of system s at i B + s; for the interleaved layout the same
+ * arrays): gather and scatter are setup, untimed; one thread a system. */
+template <typename T>
+__global__ void gather_interleaved(int64_t nsys, int64_t n, int64_t as, int rank, int axis, int64_t e0,
+                                   int64_t e1, int64_t e2, int64_t s0, int64_t s1, int64_t s2, const T *A,
+                                   const T *B, const T *C, const T *D, T *dl, T *dd, T *du, T *xs, bool back,
+                                   T *X) {
+  const int64_t s = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= nsys) return;
+  const int64_t ext[3] = {e0, e1, e2}, str[3] = {s0, s1, s2};
+  int64_t off = 0, q = s;
+  for (int k = rank - 1; k >= 0; --k) {
+    if (k == axis) continue;
+    off += (q % ext[k]) * str[k];
+    q /= ext[k];
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t g = off + i * as, l = i * nsys + s;
+    if (back) {
+      X[g] = xs[l];
+      continue;
+    }
+    dl[l] = i > 0 ? A[g] : (T)0;
+    dd[l] = B[g];
+    du[l] = i < n - 1 ? C[g] : (T)0;
+    xs[l] = D[g];
+  }
+}
+
+template <typename T>
+int pivot_baseline_t(const bench_case *bc, const bench_opts *opts, const bench_data *data, bench_result *res) {
+  snprintf(res->baseline, sizeof res->baseline, "cusparse_gtsvInterleavedBatch_a1");
+  res->baseline_status = TRIDI_SUCCESS;
+  res->baseline_ms = NAN;
+  if (bc->n > 0x7fffffff || bc->batch > 0x7fffffff || bc->rank > 3 ||
+      (uint64_t)bc->n * (uint64_t)bc->batch > (uint64_t)bc->alloc_elems[4]) {
+    res->baseline_status = TRIDI_ERR_NOT_SUPPORTED;
+    return 1;
+  }
+  if (bench_cuda_upload(bc, data, opts)) {
+    res->baseline_status = TRIDI_ERR_DEVICE;
+    return 1;
+  }
+  T *A = (T *)bench_cuda_operand(0), *B = (T *)bench_cuda_operand(1), *C = (T *)bench_cuda_operand(2),
+    *D = (T *)bench_cuda_operand(3), *X = (T *)bench_cuda_operand(4);
+  T *dl = (T *)bench_cuda_scratch(0), *dd = (T *)bench_cuda_scratch(1), *du = (T *)bench_cuda_scratch(2),
+    *xs = (T *)bench_cuda_scratch(3);
+  const int m = (int)bc->n, batch = (int)bc->batch;
+  cusparseHandle_t h = nullptr;
+  if (cusparseCreate(&h) != CUSPARSE_STATUS_SUCCESS) {
+    res->baseline_status = TRIDI_ERR_DEVICE;
+    return 1;
+  }
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cusparseSetStream(h, s);
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  void *work = nullptr;
+  size_t wsz = 0;
+  cusparseStatus_t cs = Sp<T>::inter_size(h, 1, m, dl, dd, du, xs, batch, &wsz);
+  if (cs == CUSPARSE_STATUS_SUCCESS && cudaMalloc(&work, wsz ? wsz : 16) != cudaSuccess)
+    cs = CUSPARSE_STATUS_ALLOC_FAILED;
+  double *t = (double *)malloc(sizeof(double) * (size_t)(opts->reps > 0 ? opts->reps : 1));
+  const int64_t nsys = bc->batch;
+  const unsigned grid = (unsigned)((nsys + 255) / 256);
+  auto gather = [&](bool back) {
+    gather_interleaved<T><<<grid, 256, 0, s>>>(nsys, bc->n, bc->strides[bc->axis], bc->rank, bc->axis,
+                                                bc->shape[0], bc->shape[1], bc->rank > 2 ? bc->shape[2] : 1,
+                                                bc->strides[0], bc->strides[1], bc->rank > 2 ? bc->strides[2] : 0,
+                                                A, B, C, D, dl, dd, du, xs, back, X);
+  };
+  for (int r = -opts->warmup; r < opts->reps && cs == CUSPARSE_STATUS_SUCCESS; ++r) {
+    gather(false); /* fresh inputs each repeat: cuSPARSE overwrites them */
+    cudaEventRecord(e0, s);
+    cs = Sp<T>::inter(h, 1, m, dl, dd, du, xs, batch, work);
+    cudaEventRecord(e1, s);
+    cudaEventSynchronize(e1);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, e0, e1);
+    if (r >= 0) t[r] = ms;
+  }
+  if (cs == CUSPARSE_STATUS_SUCCESS) gather(true);
+  const cudaError_t ce = cudaStreamSynchronize(s);
+  if (cs != CUSPARSE_STATUS_SUCCESS || ce != cudaSuccess) {
+    fprintf(stderr, "tridi bench (cuda): %s failed: cusparse status %d, %s\n", res->baseline, (int)cs,
+            cudaGetErrorString(ce));
+    res->baseline_status = TRIDI_ERR_DEVICE;
+  } else {
+    res->baseline_ms = bench_median(t, opts->reps);
+    if (bench_cuda_download_x(bc, data, X, opts)) res->baseline_status = TRIDI_ERR_DEVICE;
+  }
+  free(t);
+  cudaFree(work);
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  cudaStreamDestroy(s);
+  cusparseDestroy(h);
+  return res->baseline_status != TRIDI_SUCCESS;
+}
+
+int cusparse_pivot_run(const bench_case *bc, const bench_opts *opts, const bench_data *data,
+                       bench_result *res) {
+  if (cudaSetDevice(opts->device) != cudaSuccess) {
+    res->baseline_status = TRIDI_ERR_DEVICE;
+    return 1;
+  }
+  return bc->dtype == TRIDI_F64 ? pivot_baseline_t<double>(bc, opts, data, res)
+                                : pivot_baseline_t<float>(bc, opts, data, res);
+}
+
 } /* namespace */
 
 extern "C" const bench_baseline bench_baseline_cusparse_scalar = {
     "cuSPARSE gtsv2StridedBatch / gtsvInterleavedBatch", TRIDI_BACKEND_CUDA, cusparse_run,
+};
+
+/* cuSPARSE's batched pivoting solver, the peer of cuda_lu_partial (the
+ * pivoting target of docs/accuracy.md): every layout, its systems gathered
+ * into the interleaved layout outside the timed call. */
+extern "C" const bench_baseline bench_baseline_cusparse_pivot = {
+    "cuSPARSE gtsvInterleavedBatch algorithm 1 (LU, partial pivoting)", TRIDI_BACKEND_CUDA,
+    cusparse_pivot_run,
 };

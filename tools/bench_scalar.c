@@ -103,10 +103,16 @@ static tridi_status scalar_make_desc(const bench_case *bc, tridi_desc *desc) {
   return st;
 }
 
+#ifdef TRIDI_HAVE_CUDA
+/* bench_cusparse.cu: the pivoting peer of cuda_lu_partial */
+extern const bench_baseline bench_baseline_cusparse_pivot;
+#endif
+
 static const bench_baseline *const scalar_baselines[] = {
     &bench_baseline_lapack,
 #ifdef TRIDI_HAVE_CUDA
     &bench_baseline_cusparse_scalar,
+    &bench_baseline_cusparse_pivot,
 #endif
     NULL};
 
@@ -121,7 +127,9 @@ const bench_kind bench_kind_scalar = {
             "              64-byte aligned)\n"
             "  launch      64 systems of n=64, reported in microseconds per execute\n"
             "baselines: LAPACK ?gtsv per system (cpu); cuSPARSE gtsv2StridedBatch\n"
-            "(contig, padded, launch) and gtsvInterleavedBatch (interleaved, mid3d) (cuda)\n",
+            "(contig, padded, launch) and gtsvInterleavedBatch (interleaved, mid3d) (cuda);\n"
+            "cuSPARSE gtsvInterleavedBatch algorithm 1, LU with partial pivoting, every\n"
+            "layout gathered into its interleaved storage outside the timing (cuda)\n",
     .words_per_unknown = 5.0,
     .make_case = scalar_make_case,
     .free_case = NULL,

@@ -3,6 +3,8 @@
  * place the core names CUDA. */
 #include "backends.h"
 
+#include <omp.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 /* ---- host memory (REF and CPU) ------------------------------------------ */
@@ -25,6 +27,64 @@ static void host_free(const struct tridi_plan_s *plan, void *p) {
 
 static tridi_status direct_run(const struct tridi_plan_s *plan, const tridi_args *args) {
   return plan->solver->execute(plan, args);
+}
+
+/* ---- TRIDI_PIVOT_AUTO's second pass on the host (REF and CPU) ----------- */
+
+static size_t round64(size_t b) { return (b + 63) & ~(size_t)63; }
+
+static int numerical(tridi_status st) {
+  return st == TRIDI_ERR_ZERO_PIVOT || st == TRIDI_ERR_NONFINITE || st == TRIDI_ERR_INACCURATE;
+}
+
+/* Available where the kind has a reference pivoting solver: num_threads
+ * slices of its pivot_work scratch. */
+static tridi_status host_pass_init(struct tridi_plan_s *p, int *available) {
+  *available = 0;
+  if (!p->kops->pivot_system) return TRIDI_SUCCESS;
+  const size_t work = round64(p->kops->pivot_work(p));
+  const uint64_t nt = (uint64_t)p->num_threads;
+  if ((work == 0 && p->n_max > 0) || (work && nt > (SIZE_MAX / 4) / work))
+    return tridi_set_error(TRIDI_ERR_ALLOC,
+                           "tridi_plan_create: the workspace of TRIDI_PIVOT_AUTO's second pass "
+                           "overflows");
+  p->resolve_work = (size_t)nt * work;
+  *available = 1;
+  return TRIDI_SUCCESS;
+}
+
+/* The solve; then, when its status says that some system's info is not 0,
+ * every such system is solved again with the kind's reference pivoting
+ * solver (the inputs are intact), and gets that solver's info.  Without the
+ * caller's info array the solve is run again into one of the workspace
+ * (the solvers are deterministic, so it finds the same systems): executes
+ * that succeed pay nothing for this.  The systems go over the plan's
+ * threads; each is solved on its own, so the result does not depend on
+ * their number.  Returns the status of the lowest-numbered system still
+ * failing. */
+static tridi_status host_pass_run(const struct tridi_plan_s *p, tridi_args *args) {
+  tridi_status st = p->solver->execute(p, args);
+  if (!numerical(st)) return st;
+  char *ws = (char *)args->ws;
+  if (!args->info) {
+    args->info = (int32_t *)(void *)(ws + p->resolve_off);
+    st = p->solver->execute(p, args);
+    if (!numerical(st)) return st;
+  }
+  int32_t *info = args->info;
+  char *work = ws + p->resolve_off + round64((size_t)p->nsys * sizeof(int32_t));
+  const size_t slice = p->resolve_work / (size_t)p->num_threads;
+  const int64_t nsys = p->nsys;
+  const tridi_args *ca = args;
+#pragma omp parallel for num_threads(p->num_threads) schedule(dynamic, 1024)
+  for (int64_t s = 0; s < nsys; ++s)
+    if (info[s] != 0) {
+      char *w = work + (size_t)omp_get_thread_num() * slice;
+      info[s] = p->kops->pivot_system(p, ca, s, w);
+    }
+  for (int64_t s = 0; s < nsys; ++s)
+    if (info[s] != 0) return tridi_info_status(info[s]);
+  return TRIDI_SUCCESS;
 }
 
 /* ---- REF: one thread, no SIMD ------------------------------------------- */
@@ -73,11 +133,13 @@ static void cuda_ws_free(const struct tridi_plan_s *plan, void *p) {
 #endif
 
 static const tridi_backend_ops backends[] = {
-    {TRIDI_BACKEND_REF, 1, always, ref_resolve, host_alloc, host_free, direct_run},
-    {TRIDI_BACKEND_CPU, 1, always, cpu_resolve, host_alloc, host_free, direct_run},
+    {TRIDI_BACKEND_REF, 1, always, ref_resolve, host_alloc, host_free, direct_run,
+     host_pass_init, NULL, host_pass_run},
+    {TRIDI_BACKEND_CPU, 1, always, cpu_resolve, host_alloc, host_free, direct_run,
+     host_pass_init, NULL, host_pass_run},
 #ifdef TRIDI_HAVE_CUDA
     {TRIDI_BACKEND_CUDA, 0, tridi_cuda_available, cuda_resolve, cuda_ws_alloc, cuda_ws_free,
-     tridi_cuda_run},
+     tridi_cuda_run, tridi_cuda_pass_init, tridi_cuda_pass_destroy, tridi_cuda_pass_run},
 #endif
 };
 

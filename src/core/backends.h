@@ -134,7 +134,8 @@ tridi_status tridi_run_ranges(const struct tridi_plan_s *plan, const tridi_args 
                               tridi_range_fn fn, const void *ctx, size_t work_bytes);
 
 #ifdef TRIDI_HAVE_CUDA
-#include "../cuda/cuda_backend.h" /* declares the CUDA rows' functions */
+#include "../cuda/cuda_backend.h"       /* declares the CUDA rows' functions */
+#include "../cuda/pivot/cuda_pivot.h" /* the pivoting row and AUTO's second pass */
 #endif
 
 #endif

@@ -5,7 +5,6 @@
  * the kinds table (kinds.c) and the backends table (backends.c). */
 #include "tridi_internal.h"
 
-#include <omp.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -77,6 +76,7 @@ static tridi_status check_options(const tridi_options *o) {
 static void plan_free(struct tridi_plan_s *p) {
   if (!p) return;
   if (p->solver && p->solver->destroy) p->solver->destroy(p);
+  if (p->resolve_priv && p->bops && p->bops->pass_destroy) p->bops->pass_destroy(p);
   if (p->ws && p->bops) p->bops->ws_free(p, p->ws);
   if (p->kops && p->kops->release) p->kops->release(p);
   if (p->lock) {
@@ -150,24 +150,25 @@ static tridi_status choose_solver(struct tridi_plan_s *p) {
 
 static size_t round64(size_t b) { return (b + 63) & ~(size_t)63; }
 
-/* TRIDI_PIVOT_AUTO's second pass (see run_second_pass): set p->resolve and,
- * when it runs, add its part to the workspace: an info array of nsys
- * entries (for executes without one) and num_threads slices of the kind's
- * pivot_work scratch. */
+/* TRIDI_PIVOT_AUTO's second pass (the backend's pass_run): set p->resolve
+ * and, when it runs, add its part to the workspace: an info array of nsys
+ * entries (for executes without one), then the backend's scratch. */
 static tridi_status plan_resolve_ws(struct tridi_plan_s *p) {
-  p->resolve = p->pivot == TRIDI_PIVOT_AUTO && !p->assume_dominant && p->bops->host &&
-               p->kops->pivot_system != NULL && !tridi_alg_pivots(p->alg);
-  if (!p->resolve) return TRIDI_SUCCESS;
-  const size_t work = round64(p->kops->pivot_work(p));
-  const uint64_t nsys = (uint64_t)p->nsys, nt = (uint64_t)p->num_threads;
-  if ((work == 0 && p->n_max > 0) || p->ws_bytes > SIZE_MAX / 4 || nsys > SIZE_MAX / 16 ||
-      (work && nt > (SIZE_MAX / 4) / work))
+  p->resolve = 0;
+  if (p->pivot != TRIDI_PIVOT_AUTO || p->assume_dominant || tridi_alg_pivots(p->alg) ||
+      !p->bops->pass_init)
+    return TRIDI_SUCCESS;
+  int available = 0;
+  const tridi_status st = p->bops->pass_init(p, &available);
+  if (st || !available) return st;
+  const uint64_t nsys = (uint64_t)p->nsys;
+  if (p->ws_bytes > SIZE_MAX / 4 || nsys > SIZE_MAX / 16 || p->resolve_work > SIZE_MAX / 4)
     return tridi_set_error(TRIDI_ERR_ALLOC,
                            "tridi_plan_create: the workspace of TRIDI_PIVOT_AUTO's second pass "
                            "overflows");
+  p->resolve = 1;
   p->resolve_off = round64(p->ws_bytes);
-  p->resolve_work = work;
-  p->ws_bytes = p->resolve_off + round64((size_t)nsys * sizeof(int32_t)) + (size_t)nt * work;
+  p->ws_bytes = p->resolve_off + round64((size_t)nsys * sizeof(int32_t)) + p->resolve_work;
   return TRIDI_SUCCESS;
 }
 
@@ -308,42 +309,6 @@ static tridi_status check_args(tridi_plan plan, const void *const ops[TRIDI_NUM_
   return plan->kops->check_overlap(plan, ops, fn);
 }
 
-static int numerical(tridi_status st) {
-  return st == TRIDI_ERR_ZERO_PIVOT || st == TRIDI_ERR_NONFINITE || st == TRIDI_ERR_INACCURATE;
-}
-
-/* TRIDI_PIVOT_AUTO's second pass, after a non-pivoting solve out of place
- * whose status says that some system's info is not 0: every such system is
- * solved again with the kind's reference pivoting solver (the inputs are
- * intact), and gets that solver's info.  Without the caller's info array
- * the solve is run again into one of the workspace (the solvers are
- * deterministic, so it finds the same systems): executes that succeed pay
- * nothing for this.  The systems go over the plan's threads; each is solved
- * on its own, so the result does not depend on their number.  Returns the
- * status of the lowest-numbered system still failing. */
-static tridi_status run_second_pass(const struct tridi_plan_s *p, tridi_args *args,
-                                    tridi_status st) {
-  char *ws = (char *)args->ws;
-  if (!args->info) {
-    args->info = (int32_t *)(void *)(ws + p->resolve_off);
-    st = p->bops->run(p, args);
-    if (!numerical(st)) return st;
-  }
-  int32_t *info = args->info;
-  char *work = ws + p->resolve_off + round64((size_t)p->nsys * sizeof(int32_t));
-  const int64_t nsys = p->nsys;
-  const tridi_args *ca = args;
-#pragma omp parallel for num_threads(p->num_threads) schedule(dynamic, 1024)
-  for (int64_t s = 0; s < nsys; ++s)
-    if (info[s] != 0) {
-      char *w = work + (size_t)omp_get_thread_num() * p->resolve_work;
-      info[s] = p->kops->pivot_system(p, ca, s, w);
-    }
-  for (int64_t s = 0; s < nsys; ++s)
-    if (info[s] != 0) return tridi_info_status(info[s]);
-  return TRIDI_SUCCESS;
-}
-
 static tridi_status run(tridi_plan plan, const void *const ops[TRIDI_NUM_OPERANDS], int32_t *info,
                         void *stream, void *ws) {
   if (plan->nsys == 0) return TRIDI_SUCCESS;
@@ -356,9 +321,10 @@ static tridi_status run(tridi_plan plan, const void *const ops[TRIDI_NUM_OPERAND
   args.info = info;
   args.stream = stream;
   args.ws = ws;
-  tridi_status st = plan->bops->run(plan, &args);
-  if (plan->resolve && numerical(st) && ops[TRIDI_OP_X] != ops[TRIDI_OP_D])
-    st = run_second_pass(plan, &args, st);
+  /* in place the inputs are gone: AUTO only flags */
+  const tridi_status st = plan->resolve && ops[TRIDI_OP_X] != ops[TRIDI_OP_D]
+                              ? plan->bops->pass_run(plan, &args)
+                              : plan->bops->run(plan, &args);
   if (st == TRIDI_ERR_ZERO_PIVOT || st == TRIDI_ERR_NONFINITE) {
     if (!tridi_last_error()[0])
       tridi_set_error(st, "tridi_execute: numerical breakdown (%s); see the info array",

@@ -165,6 +165,22 @@ typedef struct tridi_backend_ops {
   void (*ws_free)(const struct tridi_plan_s *plan, void *p);
   /* Run the plan's solver row (CUDA: with plan->device current). */
   tridi_status (*run)(const struct tridi_plan_s *plan, const tridi_args *args);
+  /* TRIDI_PIVOT_AUTO's second pass (NULL: the backend has none; AUTO then
+   * only flags).  pass_init, at plan time after the row's init: *available
+   * = 1 when the pass is available for the plan (then it has set
+   * plan->resolve_work, the bytes of workspace it needs after its info
+   * array, a multiple of 64, and may have set plan->resolve_priv), 0 when
+   * not; a status other than TRIDI_SUCCESS fails the plan.
+   * pass_destroy releases plan->resolve_priv (may be NULL).
+   * pass_run replaces run() for executes out of place when plan->resolve:
+   * the solve, then every system whose info is not 0 solved again with
+   * pivoting; args->info NULL: the info array of the workspace (at
+   * plan->resolve_off) serves.  Host backends return the status of the
+   * lowest-numbered system still failing; CUDA enqueues both on
+   * args->stream, without a host synchronisation. */
+  tridi_status (*pass_init)(struct tridi_plan_s *plan, int *available);
+  void (*pass_destroy)(struct tridi_plan_s *plan);
+  tridi_status (*pass_run)(const struct tridi_plan_s *plan, tridi_args *args);
 } tridi_backend_ops;
 
 /* The backend's row, NULL for AUTO or an unknown value. */
@@ -187,9 +203,10 @@ struct tridi_plan_s {
   tridi_pivot pivot;         /* resolved: NONE, PARTIAL, AUTO (forcing LU_PARTIAL gives PARTIAL) */
   int assume_dominant;       /* from the options */
   int growth;                /* non-pivoting Thomas solvers flag growth (TRIDI_INFO_INACCURATE) */
-  int resolve;               /* AUTO's second pass runs (host backend, kind with pivot_system) */
+  int resolve;               /* AUTO's second pass runs (the backend's pass_init said so) */
   size_t resolve_off;        /* its part of the workspace: an info array of nsys entries, then */
-  size_t resolve_work;       /* num_threads x resolve_work bytes of scratch (multiple of 64) */
+  size_t resolve_work;       /* resolve_work bytes of the backend's scratch (multiple of 64) */
+  void *resolve_priv;        /* the backend's second-pass data (pass_destroy frees it) */
   tridi_simd simd;           /* CPU: resolved SIMD level */
   int num_threads;           /* CPU: resolved thread count (>= 1) */
   int device;                /* CUDA device ordinal */

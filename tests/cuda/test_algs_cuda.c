@@ -175,6 +175,7 @@ static tridi_status run_gpu(tt_problem *P, tridi_alg alg, int32_t *info, char *k
   tridi_options_init(&o);
   o.backend = TRIDI_BACKEND_CUDA;
   o.alg = alg;
+  o.pivot = TRIDI_PIVOT_NONE; /* the algorithms' own codes (AUTO: test_pivot_cuda.c) */
   tridi_plan plan = NULL;
   tridi_status st = tt_problem_plan(P, &o, &plan);
   if (!tt_expect_status(st, TRIDI_SUCCESS, ctx)) return st;

@@ -27,6 +27,7 @@ static tridi_options cuda_opts(void) {
   tridi_options o;
   tridi_options_init(&o);
   o.backend = TRIDI_BACKEND_CUDA;
+  o.pivot = TRIDI_PIVOT_NONE; /* the non-pivoting kernels' own codes (AUTO: test_pivot_cuda.c) */
   return o;
 }
 

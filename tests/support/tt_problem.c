@@ -434,7 +434,6 @@ void tt_problem_use_plan(tt_problem *P, tridi_plan plan) {
   }
   P->pivot = pi.pivot;
   P->assume_dominant = pi.assume_dominant;
-  if (pi.backend == TRIDI_BACKEND_CUDA && P->pivot == TRIDI_PIVOT_AUTO) P->pivot = TRIDI_PIVOT_NONE;
 }
 
 int tt_problem_pivoted(const tt_problem *P, int64_t s) {

@@ -221,8 +221,7 @@ tridi_status tt_problem_plan(const tt_problem *P, const tridi_options *opts, tri
 tridi_status tt_problem_execute(const tt_problem *P, tridi_plan plan, int32_t *info);
 
 /* Expect what `plan` does (its pivoting and assume_dominant, from
- * tridi_plan_get_info; CUDA plans do not solve again: TRIDI_PIVOT_AUTO is
- * taken as _NONE there).  tt_problem_solve_check calls it; call it before
+ * tridi_plan_get_info).  tt_problem_solve_check calls it; call it before
  * tt_problem_check / tt_problem_expected_status after an execute of your
  * own. */
 void tt_problem_use_plan(tt_problem *P, tridi_plan plan);

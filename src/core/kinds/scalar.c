@@ -268,6 +268,11 @@ static const tridi_solver scalar_solvers[] = {
      tridi_cuda_alg_applies, tridi_cuda_alg_init, tridi_cuda_alg_execute, tridi_cuda_alg_destroy},
     {"cuda_cr_rd", TRIDI_BACKEND_CUDA, TRIDI_ALG_CR_RD, TRIDI_RANK_EXPLICIT,
      tridi_cuda_alg_applies, tridi_cuda_alg_init, tridi_cuda_alg_execute, tridi_cuda_alg_destroy},
+    /* CUDA, pivoting (pivot = partial): LAPACK ?gtsv's elimination, one
+     * thread a system, a tile of systems in shared memory while it fits
+     * (src/cuda/pivot/lu_scalar.cu). */
+    {"cuda_lu_partial", TRIDI_BACKEND_CUDA, TRIDI_ALG_LU_PARTIAL, 0, tridi_cuda_lu_applies,
+     tridi_cuda_lu_init, tridi_cuda_lu_execute, tridi_cuda_lu_destroy},
 #endif
 };
 

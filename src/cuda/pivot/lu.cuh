@@ -1,0 +1,323 @@
+/* LAPACK ?gtsv's elimination (partial pivoting, one fill-in diagonal du2)
+ * for one system, run by one CUDA thread, and what the pivoting kernels of
+ * src/cuda/pivot share.  lu_system makes the operations and the info codes
+ * of the reference (src/ref/ref_pivot.h: same check order, same codes);
+ * only the rounding differs (nvcc contracts a - f*b into an FMA).  Where the
+ * rows and the factors live is the policy's business:
+ *   TileRows    a tile of systems in shared memory, stored [row][operand]
+ *               [system] so that the threads of a warp (one system each)
+ *               touch consecutive words; the factors (u, du, du2, y) replace
+ *               the row's a, b, c, d in place and x replaces y;
+ *   GlobalRows  the operands in global memory, u, du, du2 in a scratch of
+ *               3n elements a thread (interleaved over threads, so that a
+ *               warp's stores are coalesced), y in x (as the reference).
+ * C++ only; nothing here leaves the .cu files. */
+#ifndef TRIDI_CUDA_PIVOT_LU_CUH
+#define TRIDI_CUDA_PIVOT_LU_CUH
+
+#include "../common/device.cuh"
+#include "../common/launch.h"
+#include "tridi_internal.h"
+
+#include <cuda_runtime.h>
+
+#include <stdint.h>
+
+namespace tridi_cuda {
+
+/* Kernel parameters of the scalar kind's pivoting kernels (by value). */
+struct LuParams {
+  const void *op[TRIDI_NUM_OPERANDS];
+  int32_t *info;
+  void *scratch;  /* GlobalRows: nthreads x 3n elements */
+  int64_t n;
+  int64_t nsys;
+  int64_t as[TRIDI_NUM_OPERANDS];
+  int64_t bext[TRIDI_MAX_RANK];
+  int64_t bstride[TRIDI_NUM_OPERANDS][TRIDI_MAX_RANK];
+  int nbatch;
+  int G, logG;    /* tile: systems a block (a power of two) */
+  int P;          /* tile: row pitch in elements (4G + 1) */
+  int rowsfast;   /* tile: bit k, operand k's rows are unit-stride: the
+                     threads copy a system's rows, else a row's systems */
+  FastDiv ndiv;   /* tile: division by n */
+  int64_t nthreads; /* global: threads of the grid (each its scratch slot) */
+};
+
+template <typename T>
+__host__ __device__ __forceinline__ bool lu_finite(T v) {
+  return isfinite(v);
+}
+
+/* The elimination and back substitution of one system of n rows (n >= 0).
+ * Returns the info code (ref_pivot.h's rules).  Host and device: the rows'
+ * policy decides where it runs. */
+template <typename T, class R>
+__host__ __device__ __forceinline__ int32_t lu_system(int64_t n, R &m) {
+  if (n <= 0) return 0;
+  T dk = m.b(0);
+  T uk = n > 1 ? m.c(0) : (T)0;
+  T rk = m.d(0);
+  if (!lu_finite(dk) || !lu_finite(uk) || !lu_finite(rk)) return -1;
+  /* row k+1 in registers before step k: its loads are issued a step ahead,
+   * off the dependent chain (row k+2 is never a slot that step k writes) */
+  T al = (T)0, bl = (T)0, cl = (T)0, dl = (T)0;
+  if (n > 1) {
+    al = m.a(1);
+    bl = m.b(1);
+    cl = n > 2 ? m.c(1) : (T)0;
+    dl = m.d(1);
+  }
+  for (int64_t k = 0; k < n - 1; ++k) {
+    T an = (T)0, bn = (T)0, cn = (T)0, dn = (T)0;
+    if (k + 2 < n) {
+      an = m.a(k + 2);
+      bn = m.b(k + 2);
+      cn = k + 2 < n - 1 ? m.c(k + 2) : (T)0;
+      dn = m.d(k + 2);
+    }
+    if (!lu_finite(al) || !lu_finite(bl) || !lu_finite(cl) || !lu_finite(dl))
+      return (int32_t)(-(k + 2));
+    /* interchange when |u_k| < |a_{k+1}|: selects, no divergence */
+    const bool sw = !(fabs(dk) >= fabs(al));
+    const T piv = sw ? al : dk;
+    if (piv == (T)0) return (int32_t)(k + 1); /* no interchange: a_{k+1} = 0 too */
+    const T f = (sw ? dk : al) / piv;
+    const T U = sw ? bl : uk, U2 = sw ? cl : (T)0, Y = sw ? dl : rk;
+    m.put(k, piv, U, U2, Y);
+    /* the other row minus f times the pivot row: row k+1 updated */
+    const T nd = (sw ? uk : bl) - f * U;
+    const T nu = (sw ? (T)0 : cl) - f * U2;
+    const T nr = (sw ? rk : dl) - f * Y;
+    if (!lu_finite(nd) || !lu_finite(nr)) return (int32_t)(-(k + 2));
+    dk = nd;
+    uk = nu;
+    rk = nr;
+    al = an;
+    bl = bn;
+    cl = cn;
+    dl = dn;
+  }
+  if (dk == (T)0) return (int32_t)n;
+  m.put_last(n - 1, dk);
+  T xb = rk / dk;
+  if (!lu_finite(xb)) return (int32_t)(-n);
+  m.x(n - 1, xb);
+  if (n == 1) return 0;
+  T xa = (m.y(n - 2) - m.du(n - 2) * xb) / m.u(n - 2);
+  if (!lu_finite(xa)) return (int32_t)(-(n - 1));
+  m.x(n - 2, xa);
+  for (int64_t i = n - 3; i >= 0; --i) {
+    const T xi = (m.y(i) - m.du(i) * xa - m.du2(i) * xb) / m.u(i);
+    if (!lu_finite(xi)) return (int32_t)(-(i + 1));
+    m.x(i, xi);
+    xb = xa;
+    xa = xi;
+  }
+  return 0;
+}
+
+/* The pivot reciprocal of the fast elimination: device.cuh's rcp_ (f32
+ * rcp.approx, f64 rcp.approx + a Newton step: within 1-2 ulp; a pivot that
+ * is subnormal, 0 or not finite gives a non-finite reciprocal), plain
+ * division on the host. */
+template <typename T>
+__host__ __device__ __forceinline__ T lu_rcp(T v) {
+#ifdef __CUDA_ARCH__
+  return rcp_<T>(v);
+#else
+  return (T)1 / v;
+#endif
+}
+
+/* The fast form of lu_system for the shared tile: the same interchanges,
+ * but the multiplier is q * (1/pivot) with a fast reciprocal, and row k of
+ * U is stored scaled by 1/u_k (du/u, du2/u, y/u, computed off the dependent
+ * chain), so that the back substitution is two FMAs a row and no division:
+ * x_i = y'_i - du'_i x_{i+1} - du2'_i x_{i+2}.  The dependent chain of a
+ * row is about half lu_system's (docs/perf-log.md).  Returns 0 when every
+ * check passed and x is finite; any other value means "not solved here":
+ * the caller solves the system again with lu_system on its intact inputs,
+ * which gives the reference's code (a subnormal pivot, whose reciprocal
+ * overflows, ends up there as well).  u_k's slot is not written. */
+template <typename T, class R>
+__host__ __device__ __forceinline__ int lu_system_fast(int64_t n, R &m) {
+  if (n <= 0) return 0;
+  T dk = m.b(0);
+  T uk = n > 1 ? m.c(0) : (T)0;
+  T rk = m.d(0);
+  if (!lu_finite(dk) || !lu_finite(uk) || !lu_finite(rk)) return 1;
+  T al = (T)0, bl = (T)0, cl = (T)0, dl = (T)0;
+  if (n > 1) {
+    al = m.a(1);
+    bl = m.b(1);
+    cl = n > 2 ? m.c(1) : (T)0;
+    dl = m.d(1);
+  }
+  for (int64_t k = 0; k < n - 1; ++k) {
+    T an = (T)0, bn = (T)0, cn = (T)0, dn = (T)0;
+    if (k + 2 < n) {
+      an = m.a(k + 2);
+      bn = m.b(k + 2);
+      cn = k + 2 < n - 1 ? m.c(k + 2) : (T)0;
+      dn = m.d(k + 2);
+    }
+    if (!lu_finite(al) || !lu_finite(bl) || !lu_finite(cl) || !lu_finite(dl)) return 1;
+    const bool sw = !(fabs(dk) >= fabs(al));
+    const T piv = sw ? al : dk;
+    const T r = lu_rcp(piv);
+    if (!lu_finite(r)) return 1; /* zero or subnormal pivot */
+    const T f = (sw ? dk : al) * r;
+    const T U = sw ? bl : uk, U2 = sw ? cl : (T)0, Y = sw ? dl : rk;
+    m.put_scaled(k, U * r, U2 * r, Y * r);
+    const T nd = (sw ? uk : bl) - f * U;
+    const T nu = (sw ? (T)0 : cl) - f * U2;
+    const T nr = (sw ? rk : dl) - f * Y;
+    if (!lu_finite(nd) || !lu_finite(nr)) return 1;
+    dk = nd;
+    uk = nu;
+    rk = nr;
+    al = an;
+    bl = bn;
+    cl = cn;
+    dl = dn;
+  }
+  const T r = lu_rcp(dk);
+  if (!lu_finite(r)) return 1;
+  T xb = rk * r;
+  if (!lu_finite(xb)) return 1;
+  m.x(n - 1, xb);
+  if (n == 1) return 0;
+  T xa = m.y(n - 2) - m.du(n - 2) * xb;
+  if (!lu_finite(xa)) return 1;
+  /* row i's factors loaded before x_{i+1} is stored (a step ahead, as in
+   * the elimination): the chain is the two FMAs */
+  T yi = (T)0, ui = (T)0, u2i = (T)0;
+  if (n > 2) {
+    yi = m.y(n - 3);
+    ui = m.du(n - 3);
+    u2i = m.du2(n - 3);
+  }
+  m.x(n - 2, xa);
+  for (int64_t i = n - 3; i >= 0; --i) {
+    const T xi = yi - ui * xa - u2i * xb;
+    if (i > 0) {
+      yi = m.y(i - 1);
+      ui = m.du(i - 1);
+      u2i = m.du2(i - 1);
+    }
+    if (!lu_finite(xi)) return 1;
+    m.x(i, xi);
+    xb = xa;
+    xa = xi;
+  }
+  return 0;
+}
+
+/* Rows of one system in a shared tile: element (row i, operand k) at
+ * base[i * P + k * G]; factors u, du, du2, y in the slots of a, b, c, d. */
+template <typename T>
+struct TileRows {
+  T *base;
+  int P, G;
+  __host__ __device__ T a(int64_t i) const { return base[i * P]; }
+  __host__ __device__ T b(int64_t i) const { return base[i * P + G]; }
+  __host__ __device__ T c(int64_t i) const { return base[i * P + 2 * G]; }
+  __host__ __device__ T d(int64_t i) const { return base[i * P + 3 * G]; }
+  /* row k's inputs were read by the step before: its slots are free */
+  __host__ __device__ void put(int64_t k, T u, T du, T du2, T y) {
+    T *r = base + k * P;
+    r[0] = u;
+    r[G] = du;
+    r[2 * G] = du2;
+    r[3 * G] = y;
+  }
+  __host__ __device__ void put_last(int64_t k, T u) { base[k * P] = u; }
+  /* lu_system_fast: row k of U over u_k */
+  __host__ __device__ void put_scaled(int64_t k, T du, T du2, T y) {
+    T *r = base + k * P;
+    r[G] = du;
+    r[2 * G] = du2;
+    r[3 * G] = y;
+  }
+  __host__ __device__ T u(int64_t i) const { return base[i * P]; }
+  __host__ __device__ T du(int64_t i) const { return base[i * P + G]; }
+  __host__ __device__ T du2(int64_t i) const { return base[i * P + 2 * G]; }
+  __host__ __device__ T y(int64_t i) const { return base[i * P + 3 * G]; }
+  __host__ __device__ void x(int64_t i, T v) { base[i * P + 3 * G] = v; }
+};
+
+/* Rows of one system in global memory (element offsets off[k], row
+ * strides st[k]); u, du, du2 at w[(j n + i) W] (W: the threads sharing the
+ * scratch), y in x.  x may be d: d_{k+1} is read before y_k is stored. */
+template <typename T>
+struct GlobalRows {
+  const T *A, *B, *C, *D;
+  T *X;
+  int64_t sa, sb, sc, sd, sx;
+  T *w;
+  int64_t n, W;
+  __host__ __device__ T a(int64_t i) const { return ld(A + i * sa); }
+  __host__ __device__ T b(int64_t i) const { return ld(B + i * sb); }
+  __host__ __device__ T c(int64_t i) const { return ld(C + i * sc); }
+  /* a, b, c through the read-only path (never written; d may be x) */
+  __host__ __device__ static T ld(const T *p) {
+#ifdef __CUDA_ARCH__
+    return __ldg(p);
+#else
+    return *p;
+#endif
+  }
+  __host__ __device__ T d(int64_t i) const { return D[i * sd]; }
+  __host__ __device__ void put(int64_t k, T u, T du, T du2, T y) {
+    w[k * W] = u;
+    w[(n + k) * W] = du;
+    w[(2 * n + k) * W] = du2;
+    X[k * sx] = y;
+  }
+  __host__ __device__ void put_last(int64_t k, T u) { w[k * W] = u; }
+  __host__ __device__ T u(int64_t i) const { return w[i * W]; }
+  __host__ __device__ T du(int64_t i) const { return w[(n + i) * W]; }
+  __host__ __device__ T du2(int64_t i) const { return w[(2 * n + i) * W]; }
+  __host__ __device__ T y(int64_t i) const { return X[i * sx]; }
+  __host__ __device__ void x(int64_t i, T v) { X[i * sx] = v; }
+};
+
+/* ---- the scalar kind's plan (lu_scalar.cu) ------------------------------ */
+
+/* How the scalar kind's pivoting kernels run a plan: a tile of G systems a
+ * block (smem bytes of shared memory), or one thread a system (nthreads
+ * threads, each with 3n elements of scratch). */
+struct LuPlan {
+  bool tile;
+  bool stream; /* tile: the streamed form (lu_stream.cu) */
+  int G, threads;
+  size_t smem;
+  int rowsfast;
+  int64_t nthreads;
+  int64_t resolve_grid; /* tile, second pass: blocks resident on the device */
+  size_t scratch_bytes; /* global: nthreads x 3n elements, rounded to 64 */
+};
+
+/* Plan the scalar kind's pivoting kernels for plan's layout; resolve: the
+ * second pass's kernels (which read info first).  Sets the shared-memory
+ * attribute of the kernel it takes. */
+tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPlan *lp);
+/* Launch them on stream (the caller holds the device guard); scratch:
+ * lp.scratch_bytes of device memory.  resolve: only the systems whose info
+ * is not 0 are solved (and their x and info written); the others cost one
+ * read of info. */
+cudaError_t lu_launch_scalar(const struct tridi_plan_s *plan, const LuPlan &lp, bool resolve,
+                             const tridi_args *args, void *scratch, cudaStream_t stream);
+/* The streamed tile (lu_stream.cu): its kernel (for attributes and
+ * occupancy) and its launch, G systems a block of 128 threads */
+const void *lu_stream_kernel(bool f64);
+cudaError_t lu_stream_launch(bool f64, unsigned grid, int threads, size_t smem, const LuParams &p,
+                             cudaStream_t stream);
+
+/* A short name of the plan's kernel ("tile_g32", "global") */
+const char *lu_kind_name(const LuPlan &lp, char *buf, size_t len);
+
+} /* namespace tridi_cuda */
+
+#endif /* TRIDI_CUDA_PIVOT_LU_CUH */
