@@ -111,6 +111,15 @@ if has sanitize; then
       echo "$tool var.$filt rc=$rc" | tee -a "$SUMMARY"
       [ $rc -ne 0 ] && rc_all=1
     done
+    # the pivoting row (tile, streamed and workspace kernels, the exact fallback) and
+    # TRIDI_PIVOT_AUTO's second pass (both kinds, graph capture)
+    for filt in gpu_lu_breakdown gpu_lu_layouts gpu_auto gpu_auto_graph; do
+      timeout 300 "$CS" --tool "$tool" --error-exitcode 99 "${extra[@]}" \
+        "$BUILD/tests/cuda/test_pivot_cuda" "$filt" >>"$log" 2>&1
+      rc=$?
+      echo "$tool pivot.$filt rc=$rc" | tee -a "$SUMMARY"
+      [ $rc -ne 0 ] && rc_all=1
+    done
     grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | sort | uniq -c | tee -a "$SUMMARY"
   done
 fi
