@@ -13,12 +13,18 @@
  *
  *     a[i] x[i-1] + b[i] x[i] + c[i] x[i+1] = d[i],   i = 0 .. n-1,
  *
- * where n is the extent of the solve axis.  a[0] and c[n-1] are never used
- * (their memory is read by some kernels but their values, NaN included, are
- * ignored).  a, b, c and d are const and never modified; x may be the same
- * array as d with the same strides (in-place solve) or a separate array that
- * overlaps no input.  Nothing outside the described elements of x is ever
- * written.
+ * where n is the extent of the solve axis.  a[0] and c[n-1] are not part of
+ * the matrix: on the CPU and REF backends they are never read, so their
+ * addresses need not be valid memory.  LAPACK's n-1-long sub- and
+ * super-diagonals dl, du are described without a copy as a = dl - 1 (the
+ * address one element before dl) and c = du, with the strides of the n-long
+ * arrays (docs/migrating.md).  On the CUDA backend the kernels may read
+ * a[0] and c[n-1] (their values, NaN included, are ignored): there they
+ * must be readable device memory, as in cuSPARSE's storage (m-long dl, du).
+ * a, b, c and d are const and never modified; x may be the same array as d
+ * with the same strides (in-place solve) or a separate array that overlaps
+ * no element that is read (a[0] and c[n-1] do not count).  Nothing outside
+ * the described elements of x is ever written.
  *
  * Every function returns a tridi_status; none prints, aborts or exits.  After
  * a failed call, tridi_last_error() gives a sentence saying which argument was
@@ -404,7 +410,9 @@ tridi_status tridi_plan_destroy(tridi_plan plan);
  * @param info    optional (may be NULL): one int32 per system, in row-major
  *                order of the non-axis dimensions.  0: solved.  k > 0: the
  *                pivot of row k (1-based) was exactly zero.  k < 0: row -k
- *                (1-based) has a NaN/Inf input or produced a NaN/Inf.  The x
+ *                (1-based) has a NaN/Inf input or produced a NaN/Inf (not
+ *                LAPACK's meaning: there info < 0 is an illegal argument;
+ *                the LAPACK-compatible tridi_?gtsv below follow LAPACK).  The x
  *                of such a failed system is unspecified; other systems are
  *                not affected.  TRIDI_INFO_INACCURATE (INT32_MAX): solved and
  *                x written (finite), but not to the accuracy promised:
@@ -533,6 +541,160 @@ tridi_status tridi_alg_from_name(const char *name, tridi_alg *alg);
  *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER, TRIDI_ERR_INVALID_OPTION
  *  (no such mode; *pivot is left unchanged). */
 tridi_status tridi_pivot_from_name(const char *name, tridi_pivot *pivot);
+
+/* ------------------------------------------------------------------------ */
+/* Drop-in entry points: LAPACK ?gtsv                                       */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * LAPACK's dgtsv / sgtsv with the same arguments and storage (the scalars by
+ * value): solve A X = B for one tridiagonal matrix A of order n and nrhs
+ * right-hand sides, with Gaussian elimination and partial pivoting (the
+ * pivots LAPACK chooses; TRIDI_PIVOT_PARTIAL).  From
+ * `dgtsv_(&n, &nrhs, dl, d, du, b, &ldb, &info)` it is a rename:
+ * `tridi_dgtsv(n, nrhs, dl, d, du, b, ldb, &info)` (docs/migrating.md).
+ *
+ * @param n      order of A, >= 0
+ * @param nrhs   number of right-hand sides, >= 0
+ * @param dl     the n-1 subdiagonal elements (may be NULL when n <= 1)
+ * @param d      the n diagonal elements
+ * @param du     the n-1 superdiagonal elements (may be NULL when n <= 1)
+ * @param b      n x nrhs column-major, leading dimension ldb: B on entry,
+ *               X on exit
+ * @param ldb    >= max(1, n)
+ * @param[out] info  LAPACK's convention: 0 solved; -i argument i is illegal
+ *               (n < 0: -1, nrhs < 0: -2, ldb: -7; tridi also reports a NULL
+ *               or misaligned dl, d, du, b as -3 .. -6, and b overlapping an
+ *               input as -6); i > 0: U(i,i) is exactly zero, A is singular
+ *               and X was not computed.  -1011 (MKL's code): tridi could not
+ *               allocate its O(n) workspace (LAPACK needs none).
+ * @return TRIDI_SUCCESS when info is 0 and X is finite; the argument error's
+ *         status (TRIDI_ERR_INVALID_SHAPE, _INVALID_STRIDE, _NULL_POINTER,
+ *         _MISALIGNED, _OVERLAP) when info < 0; TRIDI_ERR_ZERO_PIVOT when
+ *         info > 0; TRIDI_ERR_NONFINITE when a NaN/Inf input or result
+ *         made a column of X NaN (info stays 0 there, as LAPACK's would,
+ *         and that column of b is filled with NaN); TRIDI_ERR_ALLOC;
+ *         TRIDI_ERR_NULL_POINTER (info NULL, nothing written).
+ *
+ * Differences from LAPACK: dl, d and du are const and left unchanged (LAPACK
+ * overwrites them with the factorization U and the multipliers: code that
+ * reads those afterwards needs LAPACK's dgttrf); the elimination does
+ * LAPACK's operations in LAPACK's order for nrhs = 1 (the reference
+ * pivoting solver, src/ref/ref_pivot.c), and vectorised over the
+ * right-hand sides for nrhs > 1 (LAPACK's pivots, rounding differs by an
+ * FMA at most).  nrhs > 1 uses a cached plan (see tridi_gtsv_cache_clear).
+ * Thread safe.
+ */
+tridi_status tridi_dgtsv(int n, int nrhs, const double *dl, const double *d, const double *du,
+                         double *b, int ldb, int *info);
+/** As tridi_dgtsv, in float. */
+tridi_status tridi_sgtsv(int n, int nrhs, const float *dl, const float *d, const float *du,
+                         float *b, int ldb, int *info);
+
+/**
+ * tridi_dgtsv over `batch` independent systems in LAPACK storage, one call:
+ * system s has its subdiagonal at dl + s * stride_dl (n-1 elements), its
+ * diagonal at d + s * stride_d (n), its superdiagonal at du + s * stride_du
+ * (n-1) and its n x nrhs right-hand sides at b + s * stride_b (leading
+ * dimension ldb), overwritten by X; info[s] is its LAPACK info.  The batch
+ * is solved by the pivoting kernel across systems on every CPU thread, one
+ * plan per distinct argument shape, cached (tridi_gtsv_cache_clear).
+ * Systems packed one after the other: stride_dl = stride_du = n - 1,
+ * stride_d = n, stride_b = ldb * nrhs.
+ *
+ * @param n, nrhs, ldb  as tridi_dgtsv
+ * @param batch      number of systems, >= 0
+ * @param stride_dl  >= n - 1 (any value when batch <= 1); likewise
+ *                   stride_d >= n, stride_du >= n - 1, stride_b >= ldb * nrhs
+ * @param[out] info  batch entries, LAPACK's convention per system; an
+ *                   illegal argument i sets every entry to -i (positions:
+ *                   n 1, nrhs 2, batch 3, dl 4, stride_dl 5, d 6, stride_d 7,
+ *                   du 8, stride_du 9, b 10, ldb 11, stride_b 12)
+ * @return as tridi_dgtsv, for the lowest-numbered failing system.
+ */
+tridi_status tridi_dgtsv_batch(int n, int nrhs, int batch, const double *dl, int64_t stride_dl,
+                               const double *d, int64_t stride_d, const double *du,
+                               int64_t stride_du, double *b, int ldb, int64_t stride_b,
+                               int *info);
+/** As tridi_dgtsv_batch, in float. */
+tridi_status tridi_sgtsv_batch(int n, int nrhs, int batch, const float *dl, int64_t stride_dl,
+                               const float *d, int64_t stride_d, const float *du,
+                               int64_t stride_du, float *b, int ldb, int64_t stride_b, int *info);
+
+/* ------------------------------------------------------------------------ */
+/* Drop-in entry points: cuSPARSE gtsv (GPU)                                */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * cusparse?gtsv2StridedBatch's arguments without the handle and the buffer,
+ * plus the stream: `batch_count` systems of order m, system s's sub-,
+ * main and superdiagonal and right-hand side at dl, d, du, x + s *
+ * batch_stride (device pointers, m elements each; dl[0] and du[m-1] are
+ * ignored, as cuSPARSE documents), solved in place in x, asynchronously on
+ * `stream` (a cudaStream_t; NULL: the legacy default stream), on the
+ * current device.  No pivoting (as gtsv2StridedBatch): for diagonally
+ * dominant or symmetric positive definite systems.  dl, d, du are not
+ * modified.  A breakdown is not reported (as in cuSPARSE); the native API
+ * (tridi_execute with an info array) reports it per system.
+ *
+ * The plan of each distinct (type, m, batch_count, batch_stride, device,
+ * stream) is made on first use and cached (tridi_gtsv_cache_clear).
+ *
+ * @return TRIDI_SUCCESS (enqueued), TRIDI_ERR_INVALID_SHAPE (m or
+ *         batch_count < 0), TRIDI_ERR_INVALID_STRIDE (batch_stride < m with
+ *         batch_count > 1), TRIDI_ERR_NULL_POINTER, TRIDI_ERR_MISALIGNED,
+ *         TRIDI_ERR_BACKEND_UNAVAILABLE (no CUDA device, or a build without
+ *         CUDA), TRIDI_ERR_DEVICE, TRIDI_ERR_ALLOC.
+ */
+tridi_status tridi_cuda_sgtsv_strided_batch(int m, const float *dl, const float *d,
+                                            const float *du, float *x, int batch_count,
+                                            int batch_stride, void *stream);
+/** As tridi_cuda_sgtsv_strided_batch, in double. */
+tridi_status tridi_cuda_dgtsv_strided_batch(int m, const double *dl, const double *d,
+                                            const double *du, double *x, int batch_count,
+                                            int batch_stride, void *stream);
+
+/**
+ * cusparse?gtsvInterleavedBatch's arguments without the handle and the
+ * buffer, plus the stream: element i of system s at index i * batch_count
+ * + s of dl, d, du and x (device pointers, m * batch_count elements each;
+ * row 0 of dl and row m-1 of du ignored), solved in place in x,
+ * asynchronously, on the current device.  algo must be 0 (no pivoting);
+ * cuSPARSE's 1 (LU with partial pivoting) and 2 (QR) give
+ * TRIDI_ERR_NOT_SUPPORTED (no GPU pivoting solver yet).  Unlike cuSPARSE,
+ * dl, d and du are not overwritten.  Statuses as
+ * tridi_cuda_sgtsv_strided_batch.
+ */
+tridi_status tridi_cuda_sgtsv_interleaved_batch(int algo, int m, const float *dl, const float *d,
+                                                const float *du, float *x, int batch_count,
+                                                void *stream);
+/** As tridi_cuda_sgtsv_interleaved_batch, in double. */
+tridi_status tridi_cuda_dgtsv_interleaved_batch(int algo, int m, const double *dl,
+                                                const double *d, const double *du, double *x,
+                                                int batch_count, void *stream);
+
+/**
+ * cusparse?gtsv2_nopivot's arguments without the handle and the buffer,
+ * plus the stream: one matrix of order m (dl, d, du, m elements each, dl[0]
+ * and du[m-1] ignored) and n right-hand sides, column-major in B with
+ * leading dimension ldb >= max(1, m), solved in place, asynchronously, on
+ * the current device, without pivoting.  Statuses as
+ * tridi_cuda_sgtsv_strided_batch.
+ */
+tridi_status tridi_cuda_sgtsv2_nopivot(int m, int n, const float *dl, const float *d,
+                                       const float *du, float *B, int ldb, void *stream);
+/** As tridi_cuda_sgtsv2_nopivot, in double. */
+tridi_status tridi_cuda_dgtsv2_nopivot(int m, int n, const double *dl, const double *d,
+                                       const double *du, double *B, int ldb, void *stream);
+
+/** Destroy the plans the drop-in entry points cached (at most 16, the
+ *  least recently used replaced first; each holds its workspace).  Plans in
+ *  use by a running call are destroyed when it returns.  CUDA plans: waits
+ *  for their device first.  Thread safe. */
+void tridi_gtsv_cache_clear(void);
+
+/** Number of plans the drop-in entry points hold now (0 .. 16). */
+int tridi_gtsv_cache_size(void);
 
 #ifdef __cplusplus
 }

@@ -260,6 +260,8 @@ int tridi_cuda_available(void);                     /* a device is visible */
 tridi_status tridi_cuda_check_device(int device);   /* ordinal valid */
 tridi_status tridi_cuda_alloc(void **p, size_t bytes, int device);
 void tridi_cuda_free(void *p, int device);
+tridi_status tridi_cuda_current_device(int *device, const char *fn); /* cudaGetDevice */
+void tridi_cuda_device_sync(int device);                             /* cudaDeviceSynchronize */
 #endif
 
 /* ---- vocabularies (names.c): 1 when the value is named ---------------- */
