@@ -105,8 +105,10 @@ static tridi_status scalar_make_desc(const bench_case *bc, tridi_desc *desc) {
 
 static const bench_baseline *const scalar_baselines[] = {
     &bench_baseline_lapack,
+    &bench_baseline_dropin_cpu,
 #ifdef TRIDI_HAVE_CUDA
     &bench_baseline_cusparse_scalar,
+    &bench_baseline_dropin_cuda,
 #endif
     NULL};
 
@@ -121,7 +123,10 @@ const bench_kind bench_kind_scalar = {
             "              64-byte aligned)\n"
             "  launch      64 systems of n=64, reported in microseconds per execute\n"
             "baselines: LAPACK ?gtsv per system (cpu); cuSPARSE gtsv2StridedBatch\n"
-            "(contig, padded, launch) and gtsvInterleavedBatch (interleaved, mid3d) (cuda)\n",
+            "(contig, padded, launch) and gtsvInterleavedBatch (interleaved, mid3d) (cuda);\n"
+            "tridi's drop-ins on the same data: tridi_?gtsv_batch (cpu: contig, padded,\n"
+            "launch; it pivots, compare with --pivot partial), tridi_cuda_?gtsv_strided_batch\n"
+            "/ _interleaved_batch (cuda)\n",
     .words_per_unknown = 5.0,
     .make_case = scalar_make_case,
     .free_case = NULL,

@@ -20,6 +20,7 @@ typedef struct tridi_cache_key {
   tridi_pivot pivot;
   int device;   /* CUDA: the device the plan runs on */
   void *stream; /* CUDA: plans with a workspace are per stream (tridi_execute) */
+  int threads;  /* CPU: omp_get_max_threads() of the call (0 for CUDA) */
   int rank, axis;
   int64_t shape[3];
   int64_t strides[TRIDI_NUM_OPERANDS][3];

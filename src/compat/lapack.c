@@ -13,6 +13,7 @@
 #include "ref_pivot.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +174,7 @@ static tridi_status solve_plan(const gtsv_args *g) {
   key.dtype = g->dt;
   key.backend = TRIDI_BACKEND_CPU;
   key.pivot = TRIDI_PIVOT_PARTIAL;
+  key.threads = omp_get_max_threads(); /* as a plan made now would take */
   key.rank = 3;
   key.axis = 2;
   key.shape[0] = B;

@@ -42,6 +42,7 @@ static tridi_status make_plan(const tridi_cache_key *key, const char *fn, tridi_
   o.backend = key->backend;
   o.device = key->device;
   o.pivot = key->pivot;
+  o.num_threads = key->threads;
   if (!st) st = tridi_plan_create(plan, desc, &o);
   tridi_desc_destroy(desc);
   if (st) {
