@@ -14,13 +14,17 @@
  *     a[i] x[i-1] + b[i] x[i] + c[i] x[i+1] = d[i],   i = 0 .. n-1,
  *
  * where n is the extent of the solve axis.  a[0] and c[n-1] are not part of
- * the matrix: on the CPU and REF backends they are never read, so their
- * addresses need not be valid memory.  LAPACK's n-1-long sub- and
- * super-diagonals dl, du are described without a copy as a = dl - 1 (the
- * address one element before dl) and c = du, with the strides of the n-long
- * arrays (docs/migrating.md).  On the CUDA backend the kernels may read
- * a[0] and c[n-1] (their values, NaN included, are ignored): there they
- * must be readable device memory, as in cuSPARSE's storage (m-long dl, du).
+ * the matrix: their values, NaN included, are never used.  On the CPU and
+ * REF backends no memory outside the span of the elements that are used
+ * (from the lowest to the highest address of a[1..n-1] over all systems, of
+ * c[0..n-2], and of b, d) is ever read, so a[0] and c[n-1] need not be
+ * valid memory where they lie outside that span (a kernel may read one that
+ * lies inside it, and ignore it).  LAPACK's n-1-long sub- and
+ * super-diagonals dl, du are thus described without a copy as a = dl - 1
+ * (the address one element before dl) and c = du, with the strides of the
+ * n-long arrays (docs/migrating.md).  On the CUDA backend the kernels may
+ * read a[0] and c[n-1]: there they must be readable device memory, as in
+ * cuSPARSE's storage (m-long dl, du).
  * a, b, c and d are const and never modified; x may be the same array as d
  * with the same strides (in-place solve) or a separate array that overlaps
  * no element that is read (a[0] and c[n-1] do not count).  Nothing outside
