@@ -44,6 +44,14 @@
 extern "C" {
 #endif
 
+/** Marks the functions of the public API: the only symbols libtridi.so
+ *  exports (the library is compiled with hidden visibility). */
+#if defined(TRIDI_BUILDING) && (defined(__GNUC__) || defined(__clang__))
+#define TRIDI_API __attribute__((visibility("default")))
+#else
+#define TRIDI_API
+#endif
+
 #define TRIDI_VERSION_MAJOR 0
 #define TRIDI_VERSION_MINOR 1
 #define TRIDI_VERSION_PATCH 0
@@ -96,18 +104,18 @@ typedef enum tridi_status {
 
 /** Short human-readable message for a status ("invalid stride", ...).
  *  Never NULL; unknown values give "unknown status". */
-const char *tridi_status_string(tridi_status status);
+TRIDI_API const char *tridi_status_string(tridi_status status);
 
 /** The enumerator name of a status ("TRIDI_ERR_INVALID_STRIDE").
  *  Never NULL; unknown values give "TRIDI_UNKNOWN_STATUS". */
-const char *tridi_status_name(tridi_status status);
+TRIDI_API const char *tridi_status_name(tridi_status status);
 
 /** Detail of the last failing tridi call made by the calling thread: which
  *  argument was wrong and why, e.g. "tridi_desc_create: shape[2] = -1 is
  *  negative".  Empty string when the last call succeeded.  The text lives in
  *  thread-local storage and stays valid until the next tridi call in this
  *  thread. Never NULL. */
-const char *tridi_last_error(void);
+TRIDI_API const char *tridi_last_error(void);
 
 /* ------------------------------------------------------------------------ */
 /* Types, operands, kinds                                                   */
@@ -122,7 +130,7 @@ typedef enum tridi_dtype {
 } tridi_dtype;
 
 /** Size in bytes of one element of a dtype, 0 for an unknown dtype. */
-size_t tridi_dtype_size(tridi_dtype dtype);
+TRIDI_API size_t tridi_dtype_size(tridi_dtype dtype);
 
 /** The five operands of a solve, used to index per-operand strides. */
 typedef enum tridi_operand {
@@ -189,8 +197,8 @@ typedef struct tridi_desc_s *tridi_desc;
  *         TRIDI_ERR_INVALID_RANK, TRIDI_ERR_INVALID_SHAPE,
  *         TRIDI_ERR_INVALID_AXIS, TRIDI_ERR_ALLOC.
  */
-tridi_status tridi_desc_create(tridi_desc *desc, tridi_dtype dtype, int rank,
-                               const int64_t *shape, int axis);
+TRIDI_API tridi_status tridi_desc_create(tridi_desc *desc, tridi_dtype dtype, int rank,
+                                         const int64_t *shape, int axis);
 
 /**
  * Set the strides, in elements (not bytes), of one operand: element
@@ -209,19 +217,19 @@ tridi_status tridi_desc_create(tridi_desc *desc, tridi_dtype dtype, int rank,
  * @param strides  rank strides
  * @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER, TRIDI_ERR_INVALID_OPERAND.
  */
-tridi_status tridi_desc_set_strides(tridi_desc desc, tridi_operand op,
-                                    const int64_t *strides);
+TRIDI_API tridi_status tridi_desc_set_strides(tridi_desc desc, tridi_operand op,
+                                              const int64_t *strides);
 
 /** Set the same strides for all five operands (see tridi_desc_set_strides).
  *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER. */
-tridi_status tridi_desc_set_all_strides(tridi_desc desc, const int64_t *strides);
+TRIDI_API tridi_status tridi_desc_set_all_strides(tridi_desc desc, const int64_t *strides);
 
 /** Set the problem kind of a descriptor made by tridi_desc_create.  Only
  *  TRIDI_KIND_SCALAR is accepted: a variable-size batch is made by
  *  tridi_desc_create_variable (it needs its lengths).
  *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER, TRIDI_ERR_NOT_SUPPORTED
  *  for any other kind. */
-tridi_status tridi_desc_set_kind(tridi_desc desc, tridi_kind kind);
+TRIDI_API tridi_status tridi_desc_set_kind(tridi_desc desc, tridi_kind kind);
 
 /**
  * Create a descriptor for a batch of `num_systems` systems of different
@@ -247,17 +255,18 @@ tridi_status tridi_desc_set_kind(tridi_desc desc, tridi_kind kind);
  * tridi_desc_set_strides and tridi_desc_set_all_strides refuse such a
  * descriptor (TRIDI_ERR_NOT_SUPPORTED).
  */
-tridi_status tridi_desc_create_variable(tridi_desc *desc, tridi_dtype dtype,
-                                        int64_t num_systems, const int64_t *lengths,
-                                        tridi_var_layout layout, int64_t rows, int64_t ld);
+TRIDI_API tridi_status tridi_desc_create_variable(tridi_desc *desc, tridi_dtype dtype,
+                                                  int64_t num_systems, const int64_t *lengths,
+                                                  tridi_var_layout layout, int64_t rows,
+                                                  int64_t ld);
 
 /** Number of independent systems (product of the non-axis extents; B for a
  *  variable-size batch).  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER. */
-tridi_status tridi_desc_num_systems(tridi_desc desc, int64_t *num_systems);
+TRIDI_API tridi_status tridi_desc_num_systems(tridi_desc desc, int64_t *num_systems);
 
 /** Free a descriptor.  NULL is accepted and ignored.
  *  @return TRIDI_SUCCESS. */
-tridi_status tridi_desc_destroy(tridi_desc desc);
+TRIDI_API tridi_status tridi_desc_destroy(tridi_desc desc);
 
 /* ------------------------------------------------------------------------ */
 /* Options                                                                  */
@@ -372,7 +381,7 @@ typedef struct tridi_options {
 } tridi_options;
 
 /** Fill *opts with the defaults.  NULL is ignored. */
-void tridi_options_init(tridi_options *opts);
+TRIDI_API void tridi_options_init(tridi_options *opts);
 
 /* ------------------------------------------------------------------------ */
 /* Plans                                                                    */
@@ -392,13 +401,13 @@ typedef struct tridi_plan_s *tridi_plan;
  *         TRIDI_ERR_INVALID_OPTION, TRIDI_ERR_NOT_SUPPORTED,
  *         TRIDI_ERR_BACKEND_UNAVAILABLE, TRIDI_ERR_ALLOC, TRIDI_ERR_DEVICE.
  */
-tridi_status tridi_plan_create(tridi_plan *plan, tridi_desc desc,
-                               const tridi_options *opts);
+TRIDI_API tridi_status tridi_plan_create(tridi_plan *plan, tridi_desc desc,
+                                         const tridi_options *opts);
 
 /** Free a plan and its workspace.  NULL is accepted and ignored.
  *  The caller must not destroy a plan while an execute on it is running
  *  (on CUDA: still queued on a stream).  @return TRIDI_SUCCESS. */
-tridi_status tridi_plan_destroy(tridi_plan plan);
+TRIDI_API tridi_status tridi_plan_destroy(tridi_plan plan);
 
 /**
  * Solve every system of the plan.
@@ -449,25 +458,23 @@ tridi_status tridi_plan_destroy(tridi_plan plan);
  * on several streams at once must use tridi_execute_ws with one workspace per
  * stream (the turn-taking covers the host call, not the queued kernels).
  */
-tridi_status tridi_execute(tridi_plan plan, const void *a, const void *b,
-                           const void *c, const void *d, void *x,
-                           int32_t *info, void *stream);
+TRIDI_API tridi_status tridi_execute(tridi_plan plan, const void *a, const void *b, const void *c,
+                                     const void *d, void *x, int32_t *info, void *stream);
 
 /** Bytes of workspace that tridi_execute_ws needs for this plan (host memory
  *  for CPU/REF plans, device memory for CUDA plans).  May be 0.  CPU/REF
  *  plans with TRIDI_PIVOT_AUTO (and assume_dominant 0) include the second
  *  pass's part: 4 bytes per system and 3n elements per thread.
  *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER. */
-tridi_status tridi_plan_workspace_size(tridi_plan plan, size_t *bytes);
+TRIDI_API tridi_status tridi_plan_workspace_size(tridi_plan plan, size_t *bytes);
 
 /** As tridi_execute, with caller-provided workspace of at least
  *  tridi_plan_workspace_size() bytes, aligned to 64 bytes (NULL allowed when
  *  the size is 0).  Calls with distinct workspaces run concurrently.
  *  @return as tridi_execute, plus TRIDI_ERR_WORKSPACE. */
-tridi_status tridi_execute_ws(tridi_plan plan, const void *a, const void *b,
-                              const void *c, const void *d, void *x,
-                              int32_t *info, void *stream, void *workspace,
-                              size_t workspace_bytes);
+TRIDI_API tridi_status tridi_execute_ws(tridi_plan plan, const void *a, const void *b,
+                                        const void *c, const void *d, void *x, int32_t *info,
+                                        void *stream, void *workspace, size_t workspace_bytes);
 
 /** What a plan chose.  Set struct_size to sizeof(tridi_plan_info) before
  *  the call; a smaller struct from an older header (down to the fields up to
@@ -494,7 +501,7 @@ typedef struct tridi_plan_info {
 
 /** Describe a plan.  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER,
  *  TRIDI_ERR_INVALID_OPTION (struct_size too small). */
-tridi_status tridi_plan_get_info(tridi_plan plan, tridi_plan_info *info);
+TRIDI_API tridi_status tridi_plan_get_info(tridi_plan plan, tridi_plan_info *info);
 
 /** One row of tridi's solver table (what tridi_get_solver describes). */
 typedef struct tridi_solver_desc {
@@ -508,43 +515,43 @@ typedef struct tridi_solver_desc {
 } tridi_solver_desc;
 
 /** Number of solver rows compiled into this build (all kinds and backends). */
-int tridi_num_solvers(void);
+TRIDI_API int tridi_num_solvers(void);
 
 /** Describe solver row `index` (0 .. tridi_num_solvers()-1).
  *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER, TRIDI_ERR_INVALID_OPTION
  *  (index out of range, or struct_size too small). */
-tridi_status tridi_get_solver(int index, tridi_solver_desc *desc);
+TRIDI_API tridi_status tridi_get_solver(int index, tridi_solver_desc *desc);
 
 /* ------------------------------------------------------------------------ */
 /* Library information                                                      */
 /* ------------------------------------------------------------------------ */
 
 /** Version numbers (any pointer may be NULL). */
-void tridi_version(int *major, int *minor, int *patch);
+TRIDI_API void tridi_version(int *major, int *minor, int *patch);
 
 /** 1 if the backend is compiled in (for CUDA: and a device is visible), else 0. */
-int tridi_backend_available(tridi_backend backend);
+TRIDI_API int tridi_backend_available(tridi_backend backend);
 
 /** SIMD level that TRIDI_SIMD_AUTO picks on this CPU. */
-tridi_simd tridi_cpu_simd_detect(void);
+TRIDI_API tridi_simd tridi_cpu_simd_detect(void);
 
 /** Names for printing; never NULL ("unknown" for bad values). */
-const char *tridi_backend_name(tridi_backend backend);
-const char *tridi_alg_name(tridi_alg alg);
-const char *tridi_simd_name(tridi_simd simd);
-const char *tridi_dtype_name(tridi_dtype dtype);
-const char *tridi_kind_name(tridi_kind kind);
-const char *tridi_pivot_name(tridi_pivot pivot); /* "auto", "none", "partial" */
+TRIDI_API const char *tridi_backend_name(tridi_backend backend);
+TRIDI_API const char *tridi_alg_name(tridi_alg alg);
+TRIDI_API const char *tridi_simd_name(tridi_simd simd);
+TRIDI_API const char *tridi_dtype_name(tridi_dtype dtype);
+TRIDI_API const char *tridi_kind_name(tridi_kind kind);
+TRIDI_API const char *tridi_pivot_name(tridi_pivot pivot); /* "auto", "none", "partial" */
 
 /** The algorithm called `name` (as tridi_alg_name spells it, e.g. "thomas_pcr").
  *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER, TRIDI_ERR_INVALID_OPTION
  *  (no such algorithm; *alg is left unchanged). */
-tridi_status tridi_alg_from_name(const char *name, tridi_alg *alg);
+TRIDI_API tridi_status tridi_alg_from_name(const char *name, tridi_alg *alg);
 
 /** The pivoting mode called `name` ("auto", "none" or "partial").
  *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER, TRIDI_ERR_INVALID_OPTION
  *  (no such mode; *pivot is left unchanged). */
-tridi_status tridi_pivot_from_name(const char *name, tridi_pivot *pivot);
+TRIDI_API tridi_status tridi_pivot_from_name(const char *name, tridi_pivot *pivot);
 
 /* ------------------------------------------------------------------------ */
 /* Drop-in entry points: LAPACK ?gtsv                                       */
@@ -589,11 +596,11 @@ tridi_status tridi_pivot_from_name(const char *name, tridi_pivot *pivot);
  * FMA at most).  nrhs > 1 uses a cached plan (see tridi_gtsv_cache_clear).
  * Thread safe.
  */
-tridi_status tridi_dgtsv(int n, int nrhs, const double *dl, const double *d, const double *du,
-                         double *b, int ldb, int *info);
+TRIDI_API tridi_status tridi_dgtsv(int n, int nrhs, const double *dl, const double *d,
+                                   const double *du, double *b, int ldb, int *info);
 /** As tridi_dgtsv, in float. */
-tridi_status tridi_sgtsv(int n, int nrhs, const float *dl, const float *d, const float *du,
-                         float *b, int ldb, int *info);
+TRIDI_API tridi_status tridi_sgtsv(int n, int nrhs, const float *dl, const float *d,
+                                   const float *du, float *b, int ldb, int *info);
 
 /**
  * tridi_dgtsv over `batch` independent systems in LAPACK storage, one call:
@@ -616,14 +623,15 @@ tridi_status tridi_sgtsv(int n, int nrhs, const float *dl, const float *d, const
  *                   du 8, stride_du 9, b 10, ldb 11, stride_b 12)
  * @return as tridi_dgtsv, for the lowest-numbered failing system.
  */
-tridi_status tridi_dgtsv_batch(int n, int nrhs, int batch, const double *dl, int64_t stride_dl,
-                               const double *d, int64_t stride_d, const double *du,
-                               int64_t stride_du, double *b, int ldb, int64_t stride_b,
-                               int *info);
+TRIDI_API tridi_status tridi_dgtsv_batch(int n, int nrhs, int batch, const double *dl,
+                                         int64_t stride_dl, const double *d, int64_t stride_d,
+                                         const double *du, int64_t stride_du, double *b, int ldb,
+                                         int64_t stride_b, int *info);
 /** As tridi_dgtsv_batch, in float. */
-tridi_status tridi_sgtsv_batch(int n, int nrhs, int batch, const float *dl, int64_t stride_dl,
-                               const float *d, int64_t stride_d, const float *du,
-                               int64_t stride_du, float *b, int ldb, int64_t stride_b, int *info);
+TRIDI_API tridi_status tridi_sgtsv_batch(int n, int nrhs, int batch, const float *dl,
+                                         int64_t stride_dl, const float *d, int64_t stride_d,
+                                         const float *du, int64_t stride_du, float *b, int ldb,
+                                         int64_t stride_b, int *info);
 
 /* ------------------------------------------------------------------------ */
 /* Drop-in entry points: cuSPARSE gtsv (GPU)                                */
@@ -650,13 +658,13 @@ tridi_status tridi_sgtsv_batch(int n, int nrhs, int batch, const float *dl, int6
  *         TRIDI_ERR_BACKEND_UNAVAILABLE (no CUDA device, or a build without
  *         CUDA), TRIDI_ERR_DEVICE, TRIDI_ERR_ALLOC.
  */
-tridi_status tridi_cuda_sgtsv_strided_batch(int m, const float *dl, const float *d,
-                                            const float *du, float *x, int batch_count,
-                                            int batch_stride, void *stream);
+TRIDI_API tridi_status tridi_cuda_sgtsv_strided_batch(int m, const float *dl, const float *d,
+                                                      const float *du, float *x, int batch_count,
+                                                      int batch_stride, void *stream);
 /** As tridi_cuda_sgtsv_strided_batch, in double. */
-tridi_status tridi_cuda_dgtsv_strided_batch(int m, const double *dl, const double *d,
-                                            const double *du, double *x, int batch_count,
-                                            int batch_stride, void *stream);
+TRIDI_API tridi_status tridi_cuda_dgtsv_strided_batch(int m, const double *dl, const double *d,
+                                                      const double *du, double *x, int batch_count,
+                                                      int batch_stride, void *stream);
 
 /**
  * cusparse?gtsvInterleavedBatch's arguments without the handle and the
@@ -669,13 +677,13 @@ tridi_status tridi_cuda_dgtsv_strided_batch(int m, const double *dl, const doubl
  * dl, d and du are not overwritten.  Statuses as
  * tridi_cuda_sgtsv_strided_batch.
  */
-tridi_status tridi_cuda_sgtsv_interleaved_batch(int algo, int m, const float *dl, const float *d,
-                                                const float *du, float *x, int batch_count,
-                                                void *stream);
+TRIDI_API tridi_status tridi_cuda_sgtsv_interleaved_batch(int algo, int m, const float *dl,
+                                                          const float *d, const float *du, float *x,
+                                                          int batch_count, void *stream);
 /** As tridi_cuda_sgtsv_interleaved_batch, in double. */
-tridi_status tridi_cuda_dgtsv_interleaved_batch(int algo, int m, const double *dl,
-                                                const double *d, const double *du, double *x,
-                                                int batch_count, void *stream);
+TRIDI_API tridi_status tridi_cuda_dgtsv_interleaved_batch(int algo, int m, const double *dl,
+                                                          const double *d, const double *du,
+                                                          double *x, int batch_count, void *stream);
 
 /**
  * cusparse?gtsv2_nopivot's arguments without the handle and the buffer,
@@ -685,20 +693,21 @@ tridi_status tridi_cuda_dgtsv_interleaved_batch(int algo, int m, const double *d
  * the current device, without pivoting.  Statuses as
  * tridi_cuda_sgtsv_strided_batch.
  */
-tridi_status tridi_cuda_sgtsv2_nopivot(int m, int n, const float *dl, const float *d,
-                                       const float *du, float *B, int ldb, void *stream);
+TRIDI_API tridi_status tridi_cuda_sgtsv2_nopivot(int m, int n, const float *dl, const float *d,
+                                                 const float *du, float *B, int ldb, void *stream);
 /** As tridi_cuda_sgtsv2_nopivot, in double. */
-tridi_status tridi_cuda_dgtsv2_nopivot(int m, int n, const double *dl, const double *d,
-                                       const double *du, double *B, int ldb, void *stream);
+TRIDI_API tridi_status tridi_cuda_dgtsv2_nopivot(int m, int n, const double *dl, const double *d,
+                                                 const double *du, double *B, int ldb,
+                                                 void *stream);
 
 /** Destroy the plans the drop-in entry points cached (at most 16, the
  *  least recently used replaced first; each holds its workspace).  Plans in
  *  use by a running call are destroyed when it returns.  CUDA plans: waits
  *  for their device first.  Thread safe. */
-void tridi_gtsv_cache_clear(void);
+TRIDI_API void tridi_gtsv_cache_clear(void);
 
 /** Number of plans the drop-in entry points hold now (0 .. 16). */
-int tridi_gtsv_cache_size(void);
+TRIDI_API int tridi_gtsv_cache_size(void);
 
 #ifdef __cplusplus
 }

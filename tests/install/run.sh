@@ -5,7 +5,8 @@
 #   - the install is moved after `cmake --install --prefix`, so nothing may
 #     depend on the prefix it was installed to (tridi.pc: ${pcfiledir});
 #   - libtridi.so: soname libtridi.so.<major>, the CUDA runtime inside it
-#     (no libcudart needed, none of its symbols exported);
+#     (no libcudart needed, none of its symbols exported); it exports exactly
+#     the functions tridi.h declares (nm -D against the header's TRIDI_API);
 #   (a) find_package(tridi) + tridi::tridi        -> needs libtridi.so
 #   (b) find_package(tridi) + tridi::tridi_static -> needs no libtridi.so
 #   (c) cc app.c $(pkg-config --cflags --libs tridi)
@@ -71,6 +72,16 @@ if is_on "$shared"; then
   if has "$deps" cudart; then fail "libtridi.so needs libcudart: $deps"; fi
   syms=$(nm -D --defined-only "$so")
   if has "$syms" ' (cuda[A-Z]|__cuda)'; then fail "libtridi.so exports CUDA runtime symbols"; fi
+  # exactly the public API: the functions tridi.h declares (TRIDI_API), no
+  # internal symbol (tridi_cpu_*, tridi_ref_*, tridi_set_error, C++ ...)
+  api=$(sed -n 's/^TRIDI_API .*[ *]\(tridi_[a-z0-9_]*\)(.*/\1/p' "$prefix/include/tridi.h" | sort -u)
+  [ "$(wc -l <<<"$api")" -ge 40 ] || fail "found only $(wc -l <<<"$api") TRIDI_API functions in tridi.h"
+  exported=$(awk '$2 ~ /^[TtWwDdBbVvRr]$/ {print $3}' <<<"$syms" | sed 's/@.*//' | sort -u)
+  extra=$(comm -13 <(echo "$api") <(echo "$exported"))
+  missing=$(comm -23 <(echo "$api") <(echo "$exported"))
+  [ -z "$missing" ] || fail "libtridi.so does not export these functions of tridi.h:" $missing
+  [ -z "$extra" ] || fail "libtridi.so exports symbols that are not tridi.h's API:" $extra
+  echo "exports: the $(wc -l <<<"$api") functions of tridi.h, nothing else"
   echo "soname $soname, needs:" $deps
 fi
 if ! is_on "$shared" && [ -e "$libdir/libtridi.so" ]; then fail "libtridi.so installed with TRIDI_BUILD_SHARED off"; fi
