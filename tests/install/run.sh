@@ -12,15 +12,24 @@
 #   (c) cc app.c $(pkg-config --cflags --libs tridi)
 #   (d) cc app.c $(pkg-config --static --cflags --libs tridi), with only
 #       libtridi.a installed (a copy of the prefix without libtridi.so)
+#   (e) a C++-only project (project(x LANGUAGES CXX), consumer_cxx/):
+#       find_package(tridi) + tridi::tridi, and + tridi::tridi_static
+#   (f) a Fortran-only project (consumer_fortran/): find_package(tridi) +
+#       tridi::tridi_fortran, `use tridi` (where tridi has its Fortran module)
+#   Neither (e) nor (f) enables C: the package must need no C compiler (nor
+#   OpenMP_C), also for a CUDA-enabled build (nor CUDA).
 # Each consumer (tests/install/consumer/app.c) solves batches on the CPU and
 # checks the residuals; where no NVIDIA driver is installed it also checks
 # that the CUDA backend reports itself unavailable, cleanly.
 #
-#   run.sh BUILD_DIR WORK_DIR CMAKE CC PKG_CONFIG HAVE_CUDA SHARED STATIC [SANITIZE]
-# SHARED/STATIC: ON when that library is installed; SANITIZE: the build's
-# -fsanitize list (its consumers must link the sanitizer runtime too).
+#   run.sh BUILD_DIR WORK_DIR CMAKE CC CXX FC PKG_CONFIG HAVE_CUDA SHARED STATIC [SANITIZE]
+# CXX, FC: the C++ and Fortran compilers of (e) and (f) ("" when there is
+# none: that consumer is skipped, and says so); SHARED/STATIC: ON when that
+# library is installed; SANITIZE: the build's -fsanitize list (its consumers
+# must link the sanitizer runtime too).
 set -euo pipefail
-build=$1 work=$2 cmake=$3 cc=$4 pkgconfig=$5 have_cuda=$6 shared=$7 static=$8 sanitize=${9:-}
+build=$1 work=$2 cmake=$3 cc=$4 cxx=$5 fc=$6 pkgconfig=$7 have_cuda=$8 shared=$9 static=${10}
+sanitize=${11:-}
 here=$(cd "$(dirname "$0")" && pwd)
 src=$here/consumer
 
@@ -127,5 +136,37 @@ if is_on "$static"; then
   rm -f "$work/static-prefix/${libdir#"$prefix"/}"/libtridi.so*
   pc_consumer pkgconfig-static "$work/static-prefix/${libdir#"$prefix"/}/pkgconfig" --static
   if has "$(needed "$work/pkgconfig-static")" libtridi; then fail "(pkgconfig-static) app needs libtridi.so"; fi
+fi
+# (e), (f): projects without the C language
+lang_consumer() { # name dir language compiler target run-args...
+  local name=$1 dir=$2 lang=$3 comp=$4 target=$5 b=$work/$1
+  shift 5
+  step "($name) project(x LANGUAGES $lang) + find_package(tridi) + $target"
+  "$cmake" -S "$here/$dir" -B "$b" -DCMAKE_BUILD_TYPE=Release -DCMAKE_${lang}_COMPILER="$comp" \
+    -DCMAKE_PREFIX_PATH="$prefix" -DTRIDI_TARGET="$target" \
+    -DCMAKE_${lang}_FLAGS="${san[*]}" -DCMAKE_EXE_LINKER_FLAGS="${san[*]}" >"$b.log" 2>&1 ||
+    { cat "$b.log"; fail "($name) configure"; }
+  grep -q "tridi_DIR: $prefix/" "$b.log" || { cat "$b.log"; fail "($name) found a tridi outside $prefix"; }
+  if grep -qE "The (C|CUDA) compiler identification" "$b.log"; then
+    cat "$b.log"
+    fail "($name) the project enabled C or CUDA"
+  fi
+  "$cmake" --build "$b" >>"$b.log" 2>&1 || { cat "$b.log"; fail "($name) build"; }
+  "$b/app" "$@" || fail "($name) run"
+}
+if [ -z "$cxx" ]; then
+  echo "== (cxx) skipped: no C++ compiler"
+else
+  if is_on "$shared"; then lang_consumer cxx consumer_cxx CXX "$cxx" tridi::tridi; fi
+  if is_on "$static"; then
+    lang_consumer cxx-static consumer_cxx CXX "$cxx" tridi::tridi_static
+    if has "$(needed "$work/cxx-static/app")" libtridi; then fail "(cxx-static) app needs libtridi.so"; fi
+  fi
+fi
+if [ -z "$fc" ]; then
+  echo "== (fortran) skipped: tridi was built without its Fortran module"
+else
+  [ -n "$(find "$prefix" -name tridi.mod)" ] || fail "tridi.mod not installed"
+  lang_consumer fortran consumer_fortran Fortran "$fc" tridi::tridi_fortran
 fi
 echo "install test: passed"
