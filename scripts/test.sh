@@ -9,7 +9,7 @@
 #   ./scripts/test.sh            (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/deps.sh
+./scripts/deps.sh test
 jobs=$(nproc 2>/dev/null || echo 2)
 
 echo "== build (Release, -Werror) =="
