@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * tridi — batched tridiagonal solvers for CPUs and NVIDIA GPUs.
  *
  * The whole public C API.  A solve has three steps, after FFTW:
@@ -52,9 +53,11 @@ extern "C" {
 #define TRIDI_API
 #endif
 
+/** The version of this header (tridi_version() gives the library's):
+ *  major, minor, patch. */
 #define TRIDI_VERSION_MAJOR 0
-#define TRIDI_VERSION_MINOR 1
-#define TRIDI_VERSION_PATCH 0
+#define TRIDI_VERSION_MINOR 1 /**< minor version of this header */
+#define TRIDI_VERSION_PATCH 0 /**< patch version of this header */
 
 /** Largest number of dimensions of a layout. */
 #define TRIDI_MAX_RANK 8
@@ -140,6 +143,7 @@ typedef enum tridi_operand {
   TRIDI_OP_D = 3, /**< right-hand side d */
   TRIDI_OP_X = 4  /**< solution x (may alias d: in place) */
 } tridi_operand;
+/** Number of operands (tridi_operand values 0 .. TRIDI_NUM_OPERANDS - 1). */
 #define TRIDI_NUM_OPERANDS 5
 
 /** Problem kind.  TRIDI_KIND_SCALAR (tridi_desc_create) and
@@ -537,11 +541,18 @@ TRIDI_API tridi_simd tridi_cpu_simd_detect(void);
 
 /** Names for printing; never NULL ("unknown" for bad values). */
 TRIDI_API const char *tridi_backend_name(tridi_backend backend);
+/** The name of an algorithm ("thomas", "cr_pcr", ...; tridi_alg_from_name
+ *  reads it back); never NULL ("unknown" for bad values). */
 TRIDI_API const char *tridi_alg_name(tridi_alg alg);
+/** The name of a SIMD level ("avx512", ...); never NULL ("unknown" for bad values). */
 TRIDI_API const char *tridi_simd_name(tridi_simd simd);
+/** The name of a dtype ("f32", "f64"); never NULL ("unknown" for bad values). */
 TRIDI_API const char *tridi_dtype_name(tridi_dtype dtype);
+/** The name of a problem kind ("scalar", "variable", ...); never NULL ("unknown" for bad values). */
 TRIDI_API const char *tridi_kind_name(tridi_kind kind);
-TRIDI_API const char *tridi_pivot_name(tridi_pivot pivot); /* "auto", "none", "partial" */
+/** The name of a pivoting mode ("auto", "none", "partial"; tridi_pivot_from_name
+ *  reads it back); never NULL ("unknown" for bad values). */
+TRIDI_API const char *tridi_pivot_name(tridi_pivot pivot);
 
 /** The algorithm called `name` (as tridi_alg_name spells it, e.g. "thomas_pcr").
  *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER, TRIDI_ERR_INVALID_OPTION
@@ -615,8 +626,12 @@ TRIDI_API tridi_status tridi_sgtsv(int n, int nrhs, const float *dl, const float
  *
  * @param n, nrhs, ldb  as tridi_dgtsv
  * @param batch      number of systems, >= 0
+ * @param dl, d, du  the first system's sub-, main and superdiagonal
+ * @param b          the first system's right-hand sides, overwritten by X
  * @param stride_dl  >= n - 1 (any value when batch <= 1); likewise
  *                   stride_d >= n, stride_du >= n - 1, stride_b >= ldb * nrhs
+ * @param stride_d, stride_du, stride_b  the distances, in elements, between
+ *                   consecutive systems' d, du and b
  * @param[out] info  batch entries, LAPACK's convention per system; an
  *                   illegal argument i sets every entry to -i (positions:
  *                   n 1, nrhs 2, batch 3, dl 4, stride_dl 5, d 6, stride_d 7,
