@@ -651,6 +651,12 @@ TRIDI_API tridi_status tridi_sgtsv_batch(int n, int nrhs, int batch, const float
 /* ------------------------------------------------------------------------ */
 /* Drop-in entry points: cuSPARSE gtsv (GPU)                                */
 /* ------------------------------------------------------------------------ */
+/* None of these pivots: they solve as the cuSPARSE calls without pivoting
+ * do (TRIDI_PIVOT_NONE; a zero pivot or NaN is not reported, as in
+ * cuSPARSE).  cusparse?gtsv2 (with pivoting) has no counterpart yet, and
+ * gtsvInterleavedBatch's algo 1 and 2 give TRIDI_ERR_NOT_SUPPORTED, until
+ * tridi has a GPU pivoting solver.  For systems that need pivoting use
+ * tridi_?gtsv on the host, or the native API on the CPU. */
 
 /**
  * cusparse?gtsv2StridedBatch's arguments without the handle and the buffer,
