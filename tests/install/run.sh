@@ -85,6 +85,9 @@ if is_on "$shared"; then
   # internal symbol (tridi_cpu_*, tridi_ref_*, tridi_set_error, C++ ...)
   api=$(sed -n 's/^TRIDI_API .*[ *]\(tridi_[a-z0-9_]*\)(.*/\1/p' "$prefix/include/tridi.h" | sort -u)
   [ "$(wc -l <<<"$api")" -ge 40 ] || fail "found only $(wc -l <<<"$api") TRIDI_API functions in tridi.h"
+  # a function declared without TRIDI_API would be hidden, missing from the .so
+  bare=$(grep -nE '^(const |unsigned |signed )?[a-z_0-9]+[ *]+tridi_[a-z0-9_]+\(' "$prefix/include/tridi.h" || true)
+  [ -z "$bare" ] || fail "tridi.h declares functions without TRIDI_API (they are not exported): $bare"
   exported=$(awk '$2 ~ /^[TtWwDdBbVvRr]$/ {print $3}' <<<"$syms" | sed 's/@.*//' | sort -u)
   extra=$(comm -13 <(echo "$api") <(echo "$exported"))
   missing=$(comm -23 <(echo "$api") <(echo "$exported"))
