@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * tridi — batched tridiagonal solvers for CPUs and NVIDIA GPUs.
  *
  * The whole public C API.  A solve has three steps, after FFTW:
@@ -13,12 +14,22 @@
  *
  *     a[i] x[i-1] + b[i] x[i] + c[i] x[i+1] = d[i],   i = 0 .. n-1,
  *
- * where n is the extent of the solve axis.  a[0] and c[n-1] are never used
- * (their memory is read by some kernels but their values, NaN included, are
- * ignored).  a, b, c and d are const and never modified; x may be the same
- * array as d with the same strides (in-place solve) or a separate array that
- * overlaps no input.  Nothing outside the described elements of x is ever
- * written.
+ * where n is the extent of the solve axis.  a[0] and c[n-1] are not part of
+ * the matrix: their values, NaN included, are never used.  On the CPU and
+ * REF backends no memory outside the span of the elements that are used
+ * (from the lowest to the highest address of a[1..n-1] over all systems, of
+ * c[0..n-2], and of b, d) is ever read, so a[0] and c[n-1] need not be
+ * valid memory where they lie outside that span (a kernel may read one that
+ * lies inside it, and ignore it).  LAPACK's n-1-long sub- and
+ * super-diagonals dl, du are thus described without a copy as a = dl - 1
+ * (the address one element before dl) and c = du, with the strides of the
+ * n-long arrays (docs/migrating.md).  On the CUDA backend the kernels may
+ * read a[0] and c[n-1]: there they must be readable device memory, as in
+ * cuSPARSE's storage (m-long dl, du).
+ * a, b, c and d are const and never modified; x may be the same array as d
+ * with the same strides (in-place solve) or a separate array that overlaps
+ * no element that is read (a[0] and c[n-1] do not count).  Nothing outside
+ * the described elements of x is ever written.
  *
  * Every function returns a tridi_status; none prints, aborts or exits.  After
  * a failed call, tridi_last_error() gives a sentence saying which argument was
@@ -34,9 +45,19 @@
 extern "C" {
 #endif
 
+/** Marks the functions of the public API: the only symbols libtridi.so
+ *  exports (the library is compiled with hidden visibility). */
+#if defined(TRIDI_BUILDING) && (defined(__GNUC__) || defined(__clang__))
+#define TRIDI_API __attribute__((visibility("default")))
+#else
+#define TRIDI_API
+#endif
+
+/** The version of this header (tridi_version() gives the library's):
+ *  major, minor, patch. */
 #define TRIDI_VERSION_MAJOR 0
-#define TRIDI_VERSION_MINOR 1
-#define TRIDI_VERSION_PATCH 0
+#define TRIDI_VERSION_MINOR 1 /**< minor version of this header */
+#define TRIDI_VERSION_PATCH 0 /**< patch version of this header */
 
 /** Largest number of dimensions of a layout. */
 #define TRIDI_MAX_RANK 8
@@ -86,18 +107,18 @@ typedef enum tridi_status {
 
 /** Short human-readable message for a status ("invalid stride", ...).
  *  Never NULL; unknown values give "unknown status". */
-const char *tridi_status_string(tridi_status status);
+TRIDI_API const char *tridi_status_string(tridi_status status);
 
 /** The enumerator name of a status ("TRIDI_ERR_INVALID_STRIDE").
  *  Never NULL; unknown values give "TRIDI_UNKNOWN_STATUS". */
-const char *tridi_status_name(tridi_status status);
+TRIDI_API const char *tridi_status_name(tridi_status status);
 
 /** Detail of the last failing tridi call made by the calling thread: which
  *  argument was wrong and why, e.g. "tridi_desc_create: shape[2] = -1 is
  *  negative".  Empty string when the last call succeeded.  The text lives in
  *  thread-local storage and stays valid until the next tridi call in this
  *  thread. Never NULL. */
-const char *tridi_last_error(void);
+TRIDI_API const char *tridi_last_error(void);
 
 /* ------------------------------------------------------------------------ */
 /* Types, operands, kinds                                                   */
@@ -112,7 +133,7 @@ typedef enum tridi_dtype {
 } tridi_dtype;
 
 /** Size in bytes of one element of a dtype, 0 for an unknown dtype. */
-size_t tridi_dtype_size(tridi_dtype dtype);
+TRIDI_API size_t tridi_dtype_size(tridi_dtype dtype);
 
 /** The five operands of a solve, used to index per-operand strides. */
 typedef enum tridi_operand {
@@ -122,6 +143,7 @@ typedef enum tridi_operand {
   TRIDI_OP_D = 3, /**< right-hand side d */
   TRIDI_OP_X = 4  /**< solution x (may alias d: in place) */
 } tridi_operand;
+/** Number of operands (tridi_operand values 0 .. TRIDI_NUM_OPERANDS - 1). */
 #define TRIDI_NUM_OPERANDS 5
 
 /** Problem kind.  TRIDI_KIND_SCALAR (tridi_desc_create) and
@@ -179,8 +201,8 @@ typedef struct tridi_desc_s *tridi_desc;
  *         TRIDI_ERR_INVALID_RANK, TRIDI_ERR_INVALID_SHAPE,
  *         TRIDI_ERR_INVALID_AXIS, TRIDI_ERR_ALLOC.
  */
-tridi_status tridi_desc_create(tridi_desc *desc, tridi_dtype dtype, int rank,
-                               const int64_t *shape, int axis);
+TRIDI_API tridi_status tridi_desc_create(tridi_desc *desc, tridi_dtype dtype, int rank,
+                                         const int64_t *shape, int axis);
 
 /**
  * Set the strides, in elements (not bytes), of one operand: element
@@ -199,19 +221,19 @@ tridi_status tridi_desc_create(tridi_desc *desc, tridi_dtype dtype, int rank,
  * @param strides  rank strides
  * @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER, TRIDI_ERR_INVALID_OPERAND.
  */
-tridi_status tridi_desc_set_strides(tridi_desc desc, tridi_operand op,
-                                    const int64_t *strides);
+TRIDI_API tridi_status tridi_desc_set_strides(tridi_desc desc, tridi_operand op,
+                                              const int64_t *strides);
 
 /** Set the same strides for all five operands (see tridi_desc_set_strides).
  *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER. */
-tridi_status tridi_desc_set_all_strides(tridi_desc desc, const int64_t *strides);
+TRIDI_API tridi_status tridi_desc_set_all_strides(tridi_desc desc, const int64_t *strides);
 
 /** Set the problem kind of a descriptor made by tridi_desc_create.  Only
  *  TRIDI_KIND_SCALAR is accepted: a variable-size batch is made by
  *  tridi_desc_create_variable (it needs its lengths).
  *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER, TRIDI_ERR_NOT_SUPPORTED
  *  for any other kind. */
-tridi_status tridi_desc_set_kind(tridi_desc desc, tridi_kind kind);
+TRIDI_API tridi_status tridi_desc_set_kind(tridi_desc desc, tridi_kind kind);
 
 /**
  * Create a descriptor for a batch of `num_systems` systems of different
@@ -237,17 +259,18 @@ tridi_status tridi_desc_set_kind(tridi_desc desc, tridi_kind kind);
  * tridi_desc_set_strides and tridi_desc_set_all_strides refuse such a
  * descriptor (TRIDI_ERR_NOT_SUPPORTED).
  */
-tridi_status tridi_desc_create_variable(tridi_desc *desc, tridi_dtype dtype,
-                                        int64_t num_systems, const int64_t *lengths,
-                                        tridi_var_layout layout, int64_t rows, int64_t ld);
+TRIDI_API tridi_status tridi_desc_create_variable(tridi_desc *desc, tridi_dtype dtype,
+                                                  int64_t num_systems, const int64_t *lengths,
+                                                  tridi_var_layout layout, int64_t rows,
+                                                  int64_t ld);
 
 /** Number of independent systems (product of the non-axis extents; B for a
  *  variable-size batch).  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER. */
-tridi_status tridi_desc_num_systems(tridi_desc desc, int64_t *num_systems);
+TRIDI_API tridi_status tridi_desc_num_systems(tridi_desc desc, int64_t *num_systems);
 
 /** Free a descriptor.  NULL is accepted and ignored.
  *  @return TRIDI_SUCCESS. */
-tridi_status tridi_desc_destroy(tridi_desc desc);
+TRIDI_API tridi_status tridi_desc_destroy(tridi_desc desc);
 
 /* ------------------------------------------------------------------------ */
 /* Options                                                                  */
@@ -364,7 +387,7 @@ typedef struct tridi_options {
 } tridi_options;
 
 /** Fill *opts with the defaults.  NULL is ignored. */
-void tridi_options_init(tridi_options *opts);
+TRIDI_API void tridi_options_init(tridi_options *opts);
 
 /* ------------------------------------------------------------------------ */
 /* Plans                                                                    */
@@ -384,13 +407,13 @@ typedef struct tridi_plan_s *tridi_plan;
  *         TRIDI_ERR_INVALID_OPTION, TRIDI_ERR_NOT_SUPPORTED,
  *         TRIDI_ERR_BACKEND_UNAVAILABLE, TRIDI_ERR_ALLOC, TRIDI_ERR_DEVICE.
  */
-tridi_status tridi_plan_create(tridi_plan *plan, tridi_desc desc,
-                               const tridi_options *opts);
+TRIDI_API tridi_status tridi_plan_create(tridi_plan *plan, tridi_desc desc,
+                                         const tridi_options *opts);
 
 /** Free a plan and its workspace.  NULL is accepted and ignored.
  *  The caller must not destroy a plan while an execute on it is running
  *  (on CUDA: still queued on a stream).  @return TRIDI_SUCCESS. */
-tridi_status tridi_plan_destroy(tridi_plan plan);
+TRIDI_API tridi_status tridi_plan_destroy(tridi_plan plan);
 
 /**
  * Solve every system of the plan.
@@ -406,7 +429,9 @@ tridi_status tridi_plan_destroy(tridi_plan plan);
  * @param info    optional (may be NULL): one int32 per system, in row-major
  *                order of the non-axis dimensions.  0: solved.  k > 0: the
  *                pivot of row k (1-based) was exactly zero.  k < 0: row -k
- *                (1-based) has a NaN/Inf input or produced a NaN/Inf.  The x
+ *                (1-based) has a NaN/Inf input or produced a NaN/Inf (not
+ *                LAPACK's meaning: there info < 0 is an illegal argument;
+ *                the LAPACK-compatible tridi_?gtsv below follow LAPACK).  The x
  *                of such a failed system is unspecified; other systems are
  *                not affected.  TRIDI_INFO_INACCURATE (INT32_MAX): solved and
  *                x written (finite), but not to the accuracy promised:
@@ -439,9 +464,8 @@ tridi_status tridi_plan_destroy(tridi_plan plan);
  * on several streams at once must use tridi_execute_ws with one workspace per
  * stream (the turn-taking covers the host call, not the queued kernels).
  */
-tridi_status tridi_execute(tridi_plan plan, const void *a, const void *b,
-                           const void *c, const void *d, void *x,
-                           int32_t *info, void *stream);
+TRIDI_API tridi_status tridi_execute(tridi_plan plan, const void *a, const void *b, const void *c,
+                                     const void *d, void *x, int32_t *info, void *stream);
 
 /** Bytes of workspace that tridi_execute_ws needs for this plan (host memory
  *  for CPU/REF plans, device memory for CUDA plans).  May be 0.  Plans with
@@ -449,16 +473,15 @@ tridi_status tridi_execute(tridi_plan plan, const void *a, const void *b,
  *  4 bytes per system, then CPU/REF 3n elements per thread, CUDA at most
  *  16 MiB of scratch (none while n fits the pivoting kernel's tile).
  *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER. */
-tridi_status tridi_plan_workspace_size(tridi_plan plan, size_t *bytes);
+TRIDI_API tridi_status tridi_plan_workspace_size(tridi_plan plan, size_t *bytes);
 
 /** As tridi_execute, with caller-provided workspace of at least
  *  tridi_plan_workspace_size() bytes, aligned to 64 bytes (NULL allowed when
  *  the size is 0).  Calls with distinct workspaces run concurrently.
  *  @return as tridi_execute, plus TRIDI_ERR_WORKSPACE. */
-tridi_status tridi_execute_ws(tridi_plan plan, const void *a, const void *b,
-                              const void *c, const void *d, void *x,
-                              int32_t *info, void *stream, void *workspace,
-                              size_t workspace_bytes);
+TRIDI_API tridi_status tridi_execute_ws(tridi_plan plan, const void *a, const void *b,
+                                        const void *c, const void *d, void *x, int32_t *info,
+                                        void *stream, void *workspace, size_t workspace_bytes);
 
 /** What a plan chose.  Set struct_size to sizeof(tridi_plan_info) before
  *  the call; a smaller struct from an older header (down to the fields up to
@@ -485,7 +508,7 @@ typedef struct tridi_plan_info {
 
 /** Describe a plan.  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER,
  *  TRIDI_ERR_INVALID_OPTION (struct_size too small). */
-tridi_status tridi_plan_get_info(tridi_plan plan, tridi_plan_info *info);
+TRIDI_API tridi_status tridi_plan_get_info(tridi_plan plan, tridi_plan_info *info);
 
 /** One row of tridi's solver table (what tridi_get_solver describes). */
 typedef struct tridi_solver_desc {
@@ -499,43 +522,216 @@ typedef struct tridi_solver_desc {
 } tridi_solver_desc;
 
 /** Number of solver rows compiled into this build (all kinds and backends). */
-int tridi_num_solvers(void);
+TRIDI_API int tridi_num_solvers(void);
 
 /** Describe solver row `index` (0 .. tridi_num_solvers()-1).
  *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER, TRIDI_ERR_INVALID_OPTION
  *  (index out of range, or struct_size too small). */
-tridi_status tridi_get_solver(int index, tridi_solver_desc *desc);
+TRIDI_API tridi_status tridi_get_solver(int index, tridi_solver_desc *desc);
 
 /* ------------------------------------------------------------------------ */
 /* Library information                                                      */
 /* ------------------------------------------------------------------------ */
 
 /** Version numbers (any pointer may be NULL). */
-void tridi_version(int *major, int *minor, int *patch);
+TRIDI_API void tridi_version(int *major, int *minor, int *patch);
 
 /** 1 if the backend is compiled in (for CUDA: and a device is visible), else 0. */
-int tridi_backend_available(tridi_backend backend);
+TRIDI_API int tridi_backend_available(tridi_backend backend);
 
 /** SIMD level that TRIDI_SIMD_AUTO picks on this CPU. */
-tridi_simd tridi_cpu_simd_detect(void);
+TRIDI_API tridi_simd tridi_cpu_simd_detect(void);
 
 /** Names for printing; never NULL ("unknown" for bad values). */
-const char *tridi_backend_name(tridi_backend backend);
-const char *tridi_alg_name(tridi_alg alg);
-const char *tridi_simd_name(tridi_simd simd);
-const char *tridi_dtype_name(tridi_dtype dtype);
-const char *tridi_kind_name(tridi_kind kind);
-const char *tridi_pivot_name(tridi_pivot pivot); /* "auto", "none", "partial" */
+TRIDI_API const char *tridi_backend_name(tridi_backend backend);
+/** The name of an algorithm ("thomas", "cr_pcr", ...; tridi_alg_from_name
+ *  reads it back); never NULL ("unknown" for bad values). */
+TRIDI_API const char *tridi_alg_name(tridi_alg alg);
+/** The name of a SIMD level ("avx512", ...); never NULL ("unknown" for bad values). */
+TRIDI_API const char *tridi_simd_name(tridi_simd simd);
+/** The name of a dtype ("f32", "f64"); never NULL ("unknown" for bad values). */
+TRIDI_API const char *tridi_dtype_name(tridi_dtype dtype);
+/** The name of a problem kind ("scalar", "variable", ...); never NULL ("unknown" for bad values). */
+TRIDI_API const char *tridi_kind_name(tridi_kind kind);
+/** The name of a pivoting mode ("auto", "none", "partial"; tridi_pivot_from_name
+ *  reads it back); never NULL ("unknown" for bad values). */
+TRIDI_API const char *tridi_pivot_name(tridi_pivot pivot);
 
 /** The algorithm called `name` (as tridi_alg_name spells it, e.g. "thomas_pcr").
  *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER, TRIDI_ERR_INVALID_OPTION
  *  (no such algorithm; *alg is left unchanged). */
-tridi_status tridi_alg_from_name(const char *name, tridi_alg *alg);
+TRIDI_API tridi_status tridi_alg_from_name(const char *name, tridi_alg *alg);
 
 /** The pivoting mode called `name` ("auto", "none" or "partial").
  *  @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER, TRIDI_ERR_INVALID_OPTION
  *  (no such mode; *pivot is left unchanged). */
-tridi_status tridi_pivot_from_name(const char *name, tridi_pivot *pivot);
+TRIDI_API tridi_status tridi_pivot_from_name(const char *name, tridi_pivot *pivot);
+
+/* ------------------------------------------------------------------------ */
+/* Drop-in entry points: LAPACK ?gtsv                                       */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * LAPACK's dgtsv / sgtsv with the same arguments and storage (the scalars by
+ * value): solve A X = B for one tridiagonal matrix A of order n and nrhs
+ * right-hand sides, with Gaussian elimination and partial pivoting (the
+ * pivots LAPACK chooses; TRIDI_PIVOT_PARTIAL).  From
+ * `dgtsv_(&n, &nrhs, dl, d, du, b, &ldb, &info)` it is a rename:
+ * `tridi_dgtsv(n, nrhs, dl, d, du, b, ldb, &info)` (docs/migrating.md).
+ *
+ * @param n      order of A, >= 0
+ * @param nrhs   number of right-hand sides, >= 0
+ * @param dl     the n-1 subdiagonal elements (may be NULL when n <= 1)
+ * @param d      the n diagonal elements
+ * @param du     the n-1 superdiagonal elements (may be NULL when n <= 1)
+ * @param b      n x nrhs column-major, leading dimension ldb: B on entry,
+ *               X on exit
+ * @param ldb    >= max(1, n)
+ * @param[out] info  LAPACK's convention: 0 solved; -i argument i is illegal
+ *               (n < 0: -1, nrhs < 0: -2, ldb: -7; tridi also reports a NULL
+ *               or misaligned dl, d, du, b as -3 .. -6, and b overlapping an
+ *               input as -6); i > 0: U(i,i) is exactly zero, A is singular
+ *               and X was not computed.  -1011 (MKL's code): tridi could not
+ *               allocate its O(n) workspace (LAPACK needs none).
+ * @return TRIDI_SUCCESS when info is 0 and X is finite; the argument error's
+ *         status (TRIDI_ERR_INVALID_SHAPE, _INVALID_STRIDE, _NULL_POINTER,
+ *         _MISALIGNED, _OVERLAP) when info < 0; TRIDI_ERR_ZERO_PIVOT when
+ *         info > 0; TRIDI_ERR_NONFINITE when a NaN/Inf input or result
+ *         made a column of X NaN (info stays 0 there, as LAPACK's would,
+ *         and that column of b is filled with NaN); TRIDI_ERR_ALLOC;
+ *         TRIDI_ERR_NULL_POINTER (info NULL, nothing written).
+ *
+ * Differences from LAPACK: dl, d and du are const and left unchanged (LAPACK
+ * overwrites them with the factorization U and the multipliers: code that
+ * reads those afterwards needs LAPACK's dgttrf); the elimination does
+ * LAPACK's operations in LAPACK's order for nrhs = 1 (the reference
+ * pivoting solver, src/ref/ref_pivot.c), and vectorised over the
+ * right-hand sides for nrhs > 1 (LAPACK's pivots, rounding differs by an
+ * FMA at most).  nrhs > 1 uses a cached plan (see tridi_gtsv_cache_clear).
+ * Thread safe.
+ */
+TRIDI_API tridi_status tridi_dgtsv(int n, int nrhs, const double *dl, const double *d,
+                                   const double *du, double *b, int ldb, int *info);
+/** As tridi_dgtsv, in float. */
+TRIDI_API tridi_status tridi_sgtsv(int n, int nrhs, const float *dl, const float *d,
+                                   const float *du, float *b, int ldb, int *info);
+
+/**
+ * tridi_dgtsv over `batch` independent systems in LAPACK storage, one call:
+ * system s has its subdiagonal at dl + s * stride_dl (n-1 elements), its
+ * diagonal at d + s * stride_d (n), its superdiagonal at du + s * stride_du
+ * (n-1) and its n x nrhs right-hand sides at b + s * stride_b (leading
+ * dimension ldb), overwritten by X; info[s] is its LAPACK info.  The batch
+ * is solved by the pivoting kernel across systems on every CPU thread, one
+ * plan per distinct argument shape, cached (tridi_gtsv_cache_clear).
+ * Systems packed one after the other: stride_dl = stride_du = n - 1,
+ * stride_d = n, stride_b = ldb * nrhs.
+ *
+ * @param n, nrhs, ldb  as tridi_dgtsv
+ * @param batch      number of systems, >= 0
+ * @param dl, d, du  the first system's sub-, main and superdiagonal
+ * @param b          the first system's right-hand sides, overwritten by X
+ * @param stride_dl  >= n - 1 (any value when batch <= 1); likewise
+ *                   stride_d >= n, stride_du >= n - 1, stride_b >= ldb * nrhs
+ * @param stride_d, stride_du, stride_b  the distances, in elements, between
+ *                   consecutive systems' d, du and b
+ * @param[out] info  batch entries, LAPACK's convention per system; an
+ *                   illegal argument i sets every entry to -i (positions:
+ *                   n 1, nrhs 2, batch 3, dl 4, stride_dl 5, d 6, stride_d 7,
+ *                   du 8, stride_du 9, b 10, ldb 11, stride_b 12)
+ * @return as tridi_dgtsv, for the lowest-numbered failing system.
+ */
+TRIDI_API tridi_status tridi_dgtsv_batch(int n, int nrhs, int batch, const double *dl,
+                                         int64_t stride_dl, const double *d, int64_t stride_d,
+                                         const double *du, int64_t stride_du, double *b, int ldb,
+                                         int64_t stride_b, int *info);
+/** As tridi_dgtsv_batch, in float. */
+TRIDI_API tridi_status tridi_sgtsv_batch(int n, int nrhs, int batch, const float *dl,
+                                         int64_t stride_dl, const float *d, int64_t stride_d,
+                                         const float *du, int64_t stride_du, float *b, int ldb,
+                                         int64_t stride_b, int *info);
+
+/* ------------------------------------------------------------------------ */
+/* Drop-in entry points: cuSPARSE gtsv (GPU)                                */
+/* ------------------------------------------------------------------------ */
+/* None of these pivots: they solve as the cuSPARSE calls without pivoting
+ * do (TRIDI_PIVOT_NONE; a zero pivot or NaN is not reported, as in
+ * cuSPARSE).  cusparse?gtsv2 (with pivoting) has no counterpart yet, and
+ * gtsvInterleavedBatch's algo 1 and 2 give TRIDI_ERR_NOT_SUPPORTED, until
+ * tridi has a GPU pivoting solver.  For systems that need pivoting use
+ * tridi_?gtsv on the host, or the native API on the CPU. */
+
+/**
+ * cusparse?gtsv2StridedBatch's arguments without the handle and the buffer,
+ * plus the stream: `batch_count` systems of order m, system s's sub-,
+ * main and superdiagonal and right-hand side at dl, d, du, x + s *
+ * batch_stride (device pointers, m elements each; dl[0] and du[m-1] are
+ * ignored, as cuSPARSE documents), solved in place in x, asynchronously on
+ * `stream` (a cudaStream_t; NULL: the legacy default stream), on the
+ * current device.  No pivoting (as gtsv2StridedBatch): for diagonally
+ * dominant or symmetric positive definite systems.  dl, d, du are not
+ * modified.  A breakdown is not reported (as in cuSPARSE); the native API
+ * (tridi_execute with an info array) reports it per system.
+ *
+ * The plan of each distinct (type, m, batch_count, batch_stride, device,
+ * stream) is made on first use and cached (tridi_gtsv_cache_clear).
+ *
+ * @return TRIDI_SUCCESS (enqueued), TRIDI_ERR_INVALID_SHAPE (m or
+ *         batch_count < 0), TRIDI_ERR_INVALID_STRIDE (batch_stride < m with
+ *         batch_count > 1), TRIDI_ERR_NULL_POINTER, TRIDI_ERR_MISALIGNED,
+ *         TRIDI_ERR_BACKEND_UNAVAILABLE (no CUDA device, or a build without
+ *         CUDA), TRIDI_ERR_DEVICE, TRIDI_ERR_ALLOC.
+ */
+TRIDI_API tridi_status tridi_cuda_sgtsv_strided_batch(int m, const float *dl, const float *d,
+                                                      const float *du, float *x, int batch_count,
+                                                      int batch_stride, void *stream);
+/** As tridi_cuda_sgtsv_strided_batch, in double. */
+TRIDI_API tridi_status tridi_cuda_dgtsv_strided_batch(int m, const double *dl, const double *d,
+                                                      const double *du, double *x, int batch_count,
+                                                      int batch_stride, void *stream);
+
+/**
+ * cusparse?gtsvInterleavedBatch's arguments without the handle and the
+ * buffer, plus the stream: element i of system s at index i * batch_count
+ * + s of dl, d, du and x (device pointers, m * batch_count elements each;
+ * row 0 of dl and row m-1 of du ignored), solved in place in x,
+ * asynchronously, on the current device.  algo must be 0 (no pivoting);
+ * cuSPARSE's 1 (LU with partial pivoting) and 2 (QR) give
+ * TRIDI_ERR_NOT_SUPPORTED (no GPU pivoting solver yet).  Unlike cuSPARSE,
+ * dl, d and du are not overwritten.  Statuses as
+ * tridi_cuda_sgtsv_strided_batch.
+ */
+TRIDI_API tridi_status tridi_cuda_sgtsv_interleaved_batch(int algo, int m, const float *dl,
+                                                          const float *d, const float *du, float *x,
+                                                          int batch_count, void *stream);
+/** As tridi_cuda_sgtsv_interleaved_batch, in double. */
+TRIDI_API tridi_status tridi_cuda_dgtsv_interleaved_batch(int algo, int m, const double *dl,
+                                                          const double *d, const double *du,
+                                                          double *x, int batch_count, void *stream);
+
+/**
+ * cusparse?gtsv2_nopivot's arguments without the handle and the buffer,
+ * plus the stream: one matrix of order m (dl, d, du, m elements each, dl[0]
+ * and du[m-1] ignored) and n right-hand sides, column-major in B with
+ * leading dimension ldb >= max(1, m), solved in place, asynchronously, on
+ * the current device, without pivoting.  Statuses as
+ * tridi_cuda_sgtsv_strided_batch.
+ */
+TRIDI_API tridi_status tridi_cuda_sgtsv2_nopivot(int m, int n, const float *dl, const float *d,
+                                                 const float *du, float *B, int ldb, void *stream);
+/** As tridi_cuda_sgtsv2_nopivot, in double. */
+TRIDI_API tridi_status tridi_cuda_dgtsv2_nopivot(int m, int n, const double *dl, const double *d,
+                                                 const double *du, double *B, int ldb,
+                                                 void *stream);
+
+/** Destroy the plans the drop-in entry points cached (at most 16, the
+ *  least recently used replaced first; each holds its workspace).  Plans in
+ *  use by a running call are destroyed when it returns.  CUDA plans: waits
+ *  for their device first.  Thread safe. */
+TRIDI_API void tridi_gtsv_cache_clear(void);
+
+/** Number of plans the drop-in entry points hold now (0 .. 16). */
+TRIDI_API int tridi_gtsv_cache_size(void);
 
 #ifdef __cplusplus
 }

@@ -4,12 +4,12 @@
 # without a GPU; the Fortran module and its tests wherever gfortran exists),
 # then the same suite under AddressSanitizer + UndefinedBehaviorSanitizer,
 # then the Python package built into a virtual environment under build/ and
-# its pytest suite (scripts/test_python.sh).  Installs missing Debian
-# packages first.
+# its pytest suite (scripts/test_python.sh).  First scripts/deps.sh checks
+# for the tools and installs what is missing (apt-get, where there is one).
 #   ./scripts/test.sh            (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/deps.sh
+./scripts/deps.sh test
 jobs=$(nproc 2>/dev/null || echo 2)
 
 echo "== build (Release, -Werror) =="

@@ -11,6 +11,7 @@
 #include "tt.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,9 +330,13 @@ static void test_aos(void **state) {
         assert_non_null(copy);
         tt_poison(aos, es, len);
         for (int op = 0; op < 4; ++op) /* copy the operands into their slots */
-          for (int64_t j = 0; j < n * B; ++j)
-            memcpy(aos + (size_t)(j * w + op) * es, (unsigned char *)tt_ptr(&P, op) + (size_t)(j * w) * es,
-                   es);
+          for (int64_t j = 0; j < n * B; ++j) {
+            const int64_t e = P.buf[op].base + j * w; /* outside: an ignored a[0] / c[n-1] */
+            if (e >= 0 && e < P.buf[op].len)
+              memcpy(aos + (size_t)(j * w + op) * es, P.buf[op].mem + (size_t)e * es, es);
+            else
+              tt_store(aos, es, j * w + op, NAN);
+          }
         memcpy(copy, aos, (size_t)len * es);
         char lstr[400];
         tt_problem_str(&P, lstr, sizeof lstr);

@@ -220,9 +220,14 @@ void bench_check_rows(const bench_case *bc, const bench_data *data, int threads,
 /** LAPACK ?gtsv once per system (each gathered into per-thread scratch and
  *  the solution copied back; OpenMP over systems), for any kind. */
 extern const bench_baseline bench_baseline_lapack;
+/** tridi's LAPACK drop-in tridi_?gtsv_batch on the scalar kind's layouts of
+ *  contiguous systems (tools/bench_dropin.c). */
+extern const bench_baseline bench_baseline_dropin_cpu;
 #ifdef TRIDI_HAVE_CUDA
 /** cuSPARSE on the scalar kind's layouts (tools/bench_cusparse.cu). */
 extern const bench_baseline bench_baseline_cusparse_scalar;
+/** tridi's cuSPARSE-shaped drop-ins on the same layouts (tools/bench_cusparse.cu). */
+extern const bench_baseline bench_baseline_dropin_cuda;
 #endif
 
 /** Bytes the case must move: words_per_unknown * unknowns * sizeof(T). */

@@ -5,7 +5,8 @@
  * plane); and the pivoting peer, gtsvInterleavedBatch algorithm 1 (LU with
  * partial pivoting) on every layout.  Times are CUDA-event times of the solver calls, median of
  * opts->reps; the copies that give cuSPARSE fresh inputs are not timed.
- * cuSPARSE is linked into the tool only, never into libtridi. */
+ * cuSPARSE is linked into the tool only, never into libtridi.  Also tridi's
+ * cuSPARSE-shaped drop-ins as rows of their own on the same data. */
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -301,7 +302,110 @@ int cusparse_pivot_run(const bench_case *bc, const bench_opts *opts, const bench
                                 : pivot_baseline_t<float>(bc, opts, data, res);
 }
 
+
+/* tridi's cuSPARSE-shaped drop-ins on the same data and the same calls as
+ * cuSPARSE's row (tridi_cuda_?gtsv_strided_batch / _interleaved_batch, one
+ * call per z plane of mid3d), reading a, b, c where they are (a[0] and
+ * c[n-1] are not used), in place in x after x = d (untimed). */
+template <typename T>
+tridi_status dropin_call(bool inter, int m, const T *dl, const T *d, const T *du, T *x, int batch,
+                         int stride, cudaStream_t s);
+template <>
+tridi_status dropin_call<float>(bool inter, int m, const float *dl, const float *d, const float *du,
+                                float *x, int batch, int stride, cudaStream_t s) {
+  return inter ? tridi_cuda_sgtsv_interleaved_batch(0, m, dl, d, du, x, batch, s)
+               : tridi_cuda_sgtsv_strided_batch(m, dl, d, du, x, batch, stride, s);
+}
+template <>
+tridi_status dropin_call<double>(bool inter, int m, const double *dl, const double *d,
+                                 const double *du, double *x, int batch, int stride, cudaStream_t s) {
+  return inter ? tridi_cuda_dgtsv_interleaved_batch(0, m, dl, d, du, x, batch, s)
+               : tridi_cuda_dgtsv_strided_batch(m, dl, d, du, x, batch, stride, s);
+}
+
+template <typename T>
+int dropin_t(const bench_case *bc, const bench_opts *opts, const bench_data *data, bench_result *res) {
+  const bool interleaved = strcmp(bc->layout, "interleaved") == 0 || strcmp(bc->layout, "mid3d") == 0;
+  snprintf(res->baseline, sizeof res->baseline, "%s",
+           interleaved ? "tridi_cuda_gtsv_interleaved_batch" : "tridi_cuda_gtsv_strided_batch");
+  res->baseline_status = TRIDI_SUCCESS;
+  res->baseline_ms = NAN;
+  if (bc->n > 0x7fffffff || bc->batch > 0x7fffffff || bc->strides[0] > 0x7fffffff) {
+    res->baseline_status = TRIDI_ERR_NOT_SUPPORTED;
+    return 1;
+  }
+  if (bench_cuda_upload(bc, data, opts)) {
+    res->baseline_status = TRIDI_ERR_DEVICE;
+    return 1;
+  }
+  T *A = (T *)bench_cuda_operand(0), *B = (T *)bench_cuda_operand(1), *C = (T *)bench_cuda_operand(2),
+    *D = (T *)bench_cuda_operand(3), *X = (T *)bench_cuda_operand(4);
+  T *dl = (T *)bench_cuda_scratch(0), *du = (T *)bench_cuda_scratch(2); /* prep's, unused */
+  const int m = (int)bc->n;
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  int planes = 1, batch = (int)bc->batch;
+  int64_t plane_stride = 0;
+  if (strcmp(bc->layout, "mid3d") == 0) {
+    planes = (int)bc->shape[0];
+    batch = (int)bc->shape[2];
+    plane_stride = bc->strides[0];
+  }
+  double *t = (double *)malloc(sizeof(double) * (size_t)(opts->reps > 0 ? opts->reps : 1));
+  const int64_t nsys = bc->batch;
+  tridi_status st = TRIDI_SUCCESS;
+  for (int r = -opts->warmup; r < opts->reps && st == TRIDI_SUCCESS; ++r) {
+    prep_systems<T><<<(unsigned)((nsys + 255) / 256), 256, 0, s>>>(
+        nsys, bc->n, bc->strides[bc->axis], bc->rank, bc->axis, bc->shape[0], bc->shape[1],
+        bc->rank > 2 ? bc->shape[2] : 1, bc->strides[0], bc->strides[1],
+        bc->rank > 2 ? bc->strides[2] : 0, dl, du, D, X);
+    cudaEventRecord(e0, s);
+    for (int p = 0; p < planes && st == TRIDI_SUCCESS; ++p) {
+      const int64_t o = (int64_t)p * plane_stride;
+      st = dropin_call<T>(interleaved, m, A + o, B + o, C + o, X + o, batch, (int)bc->strides[0], s);
+    }
+    cudaEventRecord(e1, s);
+    cudaEventSynchronize(e1);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, e0, e1);
+    if (r >= 0) t[r] = ms;
+  }
+  const cudaError_t ce = cudaStreamSynchronize(s);
+  if (st != TRIDI_SUCCESS || ce != cudaSuccess) {
+    fprintf(stderr, "tridi bench (cuda): %s failed: %s (%s), %s\n", res->baseline,
+            tridi_status_name(st), tridi_last_error(), cudaGetErrorString(ce));
+    res->baseline_status = st != TRIDI_SUCCESS ? st : TRIDI_ERR_DEVICE;
+  } else {
+    res->baseline_ms = bench_median(t, opts->reps);
+    if (bench_cuda_download_x(bc, data, X, opts)) res->baseline_status = TRIDI_ERR_DEVICE;
+  }
+  free(t);
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  tridi_gtsv_cache_clear(); /* its plans are per stream, and this stream goes now */
+  cudaStreamDestroy(s);
+  return res->baseline_status != TRIDI_SUCCESS;
+}
+
+int dropin_run(const bench_case *bc, const bench_opts *opts, const bench_data *data,
+               bench_result *res) {
+  if (cudaSetDevice(opts->device) != cudaSuccess) {
+    res->baseline_status = TRIDI_ERR_DEVICE;
+    return 1;
+  }
+  return bc->dtype == TRIDI_F64 ? dropin_t<double>(bc, opts, data, res)
+                                : dropin_t<float>(bc, opts, data, res);
+}
+
 } /* namespace */
+
+extern "C" const bench_baseline bench_baseline_dropin_cuda = {
+    "tridi_cuda_?gtsv_strided_batch / _interleaved_batch (the cuSPARSE drop-ins)", TRIDI_BACKEND_CUDA,
+    dropin_run,
+};
 
 extern "C" const bench_baseline bench_baseline_cusparse_scalar = {
     "cuSPARSE gtsv2StridedBatch / gtsvInterleavedBatch", TRIDI_BACKEND_CUDA, cusparse_run,

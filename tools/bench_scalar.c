@@ -110,9 +110,11 @@ extern const bench_baseline bench_baseline_cusparse_pivot;
 
 static const bench_baseline *const scalar_baselines[] = {
     &bench_baseline_lapack,
+    &bench_baseline_dropin_cpu,
 #ifdef TRIDI_HAVE_CUDA
     &bench_baseline_cusparse_scalar,
     &bench_baseline_cusparse_pivot,
+    &bench_baseline_dropin_cuda,
 #endif
     NULL};
 
@@ -129,7 +131,10 @@ const bench_kind bench_kind_scalar = {
             "baselines: LAPACK ?gtsv per system (cpu); cuSPARSE gtsv2StridedBatch\n"
             "(contig, padded, launch) and gtsvInterleavedBatch (interleaved, mid3d) (cuda);\n"
             "cuSPARSE gtsvInterleavedBatch algorithm 1, LU with partial pivoting, every\n"
-            "layout gathered into its interleaved storage outside the timing (cuda)\n",
+            "layout gathered into its interleaved storage outside the timing (cuda);\n"
+            "tridi's drop-ins on the same data: tridi_?gtsv_batch (cpu: contig, padded,\n"
+            "launch; it pivots, compare with --pivot partial), tridi_cuda_?gtsv_strided_batch\n"
+            "/ _interleaved_batch (cuda)\n",
     .words_per_unknown = 5.0,
     .make_case = scalar_make_case,
     .free_case = NULL,

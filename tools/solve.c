@@ -2,13 +2,17 @@
  *
  * Input: a header naming the columns (a, b, c, d required, in any order; an
  * optional `system` column groups consecutive rows into systems of equal
- * length; other columns are ignored), then one row per unknown.  Output: CSV
+ * length; other columns are ignored; names in any case, quoted or not), then
+ * one row per unknown (numbers as strtod reads them, quoted or not,
+ * subnormal ones included).  Output: CSV
  * with a column x (and `system` when the input had it), one row per input row.
  */
 #include "commands.h"
 #include "tridi.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +24,7 @@ static const char *const col_names[NCOLS] = {"a", "b", "c", "d", "system"};
 
 typedef struct columns {
   double *v[NCOLS];
+  long *line; /* the input line of each row, for messages */
   size_t len, cap;
 } columns;
 
@@ -28,9 +33,10 @@ static void solve_usage(FILE *f) {
           "usage: tridi solve [options] FILE|-\n"
           "\n"
           "Solve a[i] x[i-1] + b[i] x[i] + c[i] x[i+1] = d[i] read from CSV: a header\n"
-          "with columns a, b, c, d (any order, other columns ignored) and one row per\n"
-          "unknown.  An optional integer column `system` groups consecutive rows into\n"
-          "separate systems (all of the same length), solved as one batch.\n"
+          "with columns a, b, c, d (any order, any case, quoted or not; other columns\n"
+          "ignored) and one row per unknown.  An optional integer column `system`\n"
+          "groups consecutive rows into separate systems (all of the same length; a\n"
+          "system's rows must be consecutive), solved as one batch.\n"
           "a of each system's first row and c of its last row are ignored.\n"
           "\n"
           "options:\n"
@@ -46,7 +52,9 @@ static void solve_usage(FILE *f) {
           "exit status: 0 solved, 1 unreadable input, a system that broke down (zero\n"
           "pivot, NaN/Inf: the message names it, its x is written as nan) or, with\n"
           "--pivot none, one whose elimination grew (inaccurate: the message names\n"
-          "it, its x is written); the other systems are solved; 2 usage error.\n");
+          "it, its x is written); the other systems are solved; 2 usage error, or a\n"
+          "`system` column that is not an integer or whose systems are not consecutive\n"
+          "rows (the message names the line).\n");
 }
 
 /* Split `line` at commas in place; trims spaces and the line end. */
@@ -60,6 +68,12 @@ static int split_fields(char *line, char **fields, int max) {
     *end = '\0';
     while (*p == ' ' || *p == '\t') ++p;
     for (char *q = p + strlen(p); q > p && (q[-1] == ' ' || q[-1] == '\t'); --q) q[-1] = '\0';
+    /* a quoted field ("a", 'b'): its text without the quotes */
+    const size_t len = strlen(p);
+    if (len >= 2 && (p[0] == '"' || p[0] == '\'') && p[len - 1] == p[0]) {
+      p[len - 1] = '\0';
+      ++p;
+    }
     if (k < max) fields[k] = p;
     ++k;
     if (comma == NULL) break;
@@ -68,7 +82,7 @@ static int split_fields(char *line, char **fields, int max) {
   return k;
 }
 
-static int push_row(columns *cols, const double row[NCOLS]) {
+static int push_row(columns *cols, const double row[NCOLS], long lineno) {
   if (cols->len == cols->cap) {
     const size_t cap = cols->cap ? 2 * cols->cap : 1024;
     for (int k = 0; k < NCOLS; ++k) {
@@ -76,14 +90,26 @@ static int push_row(columns *cols, const double row[NCOLS]) {
       if (p == NULL) return 0;
       cols->v[k] = p;
     }
+    long *l = realloc(cols->line, cap * sizeof(long));
+    if (l == NULL) return 0;
+    cols->line = l;
     cols->cap = cap;
   }
   for (int k = 0; k < NCOLS; ++k) cols->v[k][cols->len] = row[k];
+  cols->line[cols->len] = lineno;
   ++cols->len;
   return 1;
 }
 
-/* Read the CSV; returns 1 on success, else prints why and returns 0. */
+/* Column names compare without regard to case ("A", "System"). */
+static int same_name(const char *field, const char *name) {
+  for (; *field != '\0' && *name != '\0'; ++field, ++name)
+    if (tolower((unsigned char)*field) != *name) return 0;
+  return *field == *name;
+}
+
+/* Read the CSV; returns 1 on success, else prints why and returns 0 (an
+ * unreadable input) or -1 (a `system` value that is not an integer). */
 static int read_csv(FILE *f, const char *name, columns *cols, int *has_sys) {
   enum { MAXF = 256 };
   char line[8192];
@@ -106,7 +132,7 @@ static int read_csv(FILE *f, const char *name, columns *cols, int *has_sys) {
     if (!header) {
       for (int i = 0; i < nf; ++i)
         for (int k = 0; k < NCOLS; ++k)
-          if (strcmp(fields[i], col_names[k]) == 0) idx[k] = i;
+          if (same_name(fields[i], col_names[k])) idx[k] = i;
       for (int k = 0; k < COL_SYS; ++k)
         if (idx[k] < 0) {
           fprintf(stderr, "tridi solve: %s: the header has no column '%s'\n", name, col_names[k]);
@@ -126,13 +152,21 @@ static int read_csv(FILE *f, const char *name, columns *cols, int *has_sys) {
       char *end = NULL;
       errno = 0;
       row[k] = strtod(fields[idx[k]], &end);
-      if (end == fields[idx[k]] || *end != '\0' || errno == ERANGE) {
+      /* ERANGE on underflow (a subnormal or a value below it) is no error:
+       * strtod returns the nearest representable value; an overflow is */
+      const int overflow = errno == ERANGE && fabs(row[k]) > DBL_MAX;
+      if (end == fields[idx[k]] || *end != '\0' || overflow) {
         fprintf(stderr, "tridi solve: %s:%ld: column '%s': '%s' is not a number\n", name, lineno,
                 col_names[k], fields[idx[k]]);
         return 0;
       }
     }
-    if (!push_row(cols, row)) {
+    if (idx[COL_SYS] >= 0 && (!isfinite(row[COL_SYS]) || row[COL_SYS] != floor(row[COL_SYS]))) {
+      fprintf(stderr, "tridi solve: %s:%ld: column 'system': '%s' is not an integer\n", name,
+              lineno, fields[idx[COL_SYS]]);
+      return -1;
+    }
+    if (!push_row(cols, row, lineno)) {
       fprintf(stderr, "tridi solve: out of memory at %s:%ld\n", name, lineno);
       return 0;
     }
@@ -148,7 +182,22 @@ static int read_csv(FILE *f, const char *name, columns *cols, int *has_sys) {
   return 1;
 }
 
-/* Number of systems and their common length from the `system` column. */
+/* A run of consecutive rows with one `system` id. */
+typedef struct run {
+  double id;
+  size_t first; /* its first row */
+} run;
+
+static int run_cmp(const void *x, const void *y) {
+  const run *a = x, *b = y;
+  if (a->id != b->id) return a->id < b->id ? -1 : 1;
+  return a->first < b->first ? -1 : a->first > b->first;
+}
+
+/* Number of systems and their common length from the `system` column.
+ * Returns 1, or prints why and returns 0 (systems of different lengths) or
+ * -1 (a system whose rows are not consecutive: its id comes back after
+ * another one's; the message names the line where it does). */
 static int system_split(const columns *cols, int has_sys, int64_t *nsys, int64_t *n) {
   const size_t m = cols->len;
   if (!has_sys || m == 0) {
@@ -157,24 +206,44 @@ static int system_split(const columns *cols, int has_sys, int64_t *nsys, int64_t
     return 1;
   }
   const double *s = cols->v[COL_SYS];
-  int64_t count = 1, len = 0, first_len = -1;
-  for (size_t i = 0; i < m; ++i) {
-    if (i > 0 && s[i] != s[i - 1]) {
-      if (first_len < 0) first_len = len;
-      else if (len != first_len) break;
-      ++count;
-      len = 0;
-    }
-    ++len;
-  }
-  if (first_len < 0) first_len = len;
-  if (len != first_len || (int64_t)m != count * first_len) {
-    fprintf(stderr, "tridi solve: systems must be consecutive rows of equal length "
-                    "(the `system` column)\n");
+  size_t count = 1;
+  for (size_t i = 1; i < m; ++i) count += s[i] != s[i - 1];
+  run *runs = malloc(count * sizeof(run));
+  if (runs == NULL) {
+    fprintf(stderr, "tridi solve: out of memory\n");
     return 0;
   }
-  *nsys = count;
-  *n = first_len;
+  size_t r = 0;
+  for (size_t i = 0; i < m; ++i)
+    if (i == 0 || s[i] != s[i - 1]) runs[r++] = (run){s[i], i};
+  /* lengths first, in input order: run r spans runs[r].first .. the next */
+  int rc = 1;
+  const size_t len0 = count > 1 ? runs[1].first : m;
+  for (r = 1; r < count && rc == 1; ++r) {
+    const size_t len = (r + 1 < count ? runs[r + 1].first : m) - runs[r].first;
+    if (len != len0) {
+      fprintf(stderr, "tridi solve: line %ld: system %.17g has %zu rows, system %.17g %zu: "
+                      "systems must be consecutive rows of equal length (the `system` column)\n",
+              cols->line[runs[r].first], runs[r].id, len, runs[0].id, len0);
+      rc = 0;
+    }
+  }
+  /* an id that comes back: after sorting by (id, first row) it neighbours
+   * its earlier run; the earliest such line in the input is named */
+  qsort(runs, count, sizeof(run), run_cmp);
+  size_t bad = m;
+  for (r = 1; r < count; ++r)
+    if (runs[r].id == runs[r - 1].id && runs[r].first < bad) bad = runs[r].first;
+  if (bad < m) {
+    fprintf(stderr, "tridi solve: line %ld: system %.17g again, after other systems: a "
+                    "system's rows must be consecutive (the `system` column)\n",
+            cols->line[bad], s[bad]);
+    rc = -1;
+  }
+  free(runs);
+  if (rc != 1) return rc;
+  *nsys = (int64_t)count;
+  *n = (int64_t)len0;
   return 1;
 }
 
@@ -234,7 +303,7 @@ int tridi_cmd_solve(int argc, char **argv) {
   columns cols;
   memset(&cols, 0, sizeof cols);
   int has_sys = 0, rc = TRIDI_EXIT_FAIL;
-  const int read_ok = read_csv(in, in_path, &cols, &has_sys);
+  const int read_rc = read_csv(in, in_path, &cols, &has_sys);
   if (in != stdin) fclose(in);
   int64_t nsys = 0, n = 0;
   void *buf[5] = {NULL, NULL, NULL, NULL, NULL};
@@ -242,7 +311,11 @@ int tridi_cmd_solve(int argc, char **argv) {
   tridi_desc desc = NULL;
   tridi_plan plan = NULL;
   FILE *out = NULL;
-  if (!read_ok || !system_split(&cols, has_sys, &nsys, &n)) goto done;
+  const int split_rc = read_rc == 1 ? system_split(&cols, has_sys, &nsys, &n) : read_rc;
+  if (split_rc != 1) {
+    if (split_rc < 0) rc = TRIDI_EXIT_USAGE;
+    goto done;
+  }
 
   const size_t m = cols.len, es = tridi_dtype_size(dtype);
   for (int k = 0; k < 5; ++k) {
@@ -309,5 +382,6 @@ done:
   for (int k = 0; k < 5; ++k) free(buf[k]);
   free(info);
   for (int k = 0; k < NCOLS; ++k) free(cols.v[k]);
+  free(cols.line);
   return rc;
 }

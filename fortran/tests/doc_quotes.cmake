@@ -1,4 +1,4 @@
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.22...3.25)
 # docs/fortran.md quotes example files: each `<!-- quote PATH -->` line is
 # followed by a fenced code block that must be the file PATH (relative to the
 # repository root) verbatim, so that the document shows the code the tests

@@ -1,6 +1,7 @@
-"""Every ```python block of docs/python.md runs (blocks that start with
-`# needs: cupy` or `# needs: torch` skip where that library, and for CuPy a
-GPU and tridi's CUDA backend, are missing)."""
+"""Every ```python block of docs/python.md and docs/migrating.md runs
+(blocks that start with `# needs: cupy`, `# needs: torch`, `# needs: scipy`
+or `# needs: jax` skip where that library, and for CuPy a GPU and tridi's
+CUDA backend, are missing)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,10 @@ import pytest
 
 DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "python.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S) if DOC.exists() else []
+MIGRATING = DOC.parent / "migrating.md"
+MBLOCKS = (
+    re.findall(r"```python\n(.*?)```", MIGRATING.read_text(), flags=re.S) if MIGRATING.exists() else []
+)
 
 
 def available(name: str) -> bool:
@@ -23,6 +28,14 @@ def available(name: str) -> bool:
             return tridi.has_cuda and cupy.cuda.runtime.getDeviceCount() > 0
         if name == "torch":
             import torch  # noqa: F401
+
+            return True
+        if name == "scipy":
+            import scipy  # noqa: F401
+
+            return True
+        if name == "jax":
+            import jax  # noqa: F401
 
             return True
     except Exception:
@@ -42,3 +55,17 @@ def test_example(index, capsys):
     if need and not available(need.group(1)):
         pytest.skip(f"needs {need.group(1)}")
     exec(compile(code, f"{DOC.name}[block {index}]", "exec"), {"__name__": "__doc_example__"})
+
+
+def test_the_migration_page_has_examples():
+    assert MIGRATING.exists(), f"{MIGRATING} is missing"
+    assert len(MBLOCKS) >= 4
+
+
+@pytest.mark.parametrize("index", range(len(MBLOCKS)))
+def test_migrating_example(index):
+    code = MBLOCKS[index]
+    need = re.match(r"# needs: (\w+)", code)
+    if need and not available(need.group(1)):
+        pytest.skip(f"needs {need.group(1)}")
+    exec(compile(code, f"{MIGRATING.name}[block {index}]", "exec"), {"__name__": "__doc_example__"})

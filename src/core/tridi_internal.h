@@ -56,8 +56,9 @@ typedef struct tridi_layout {
   int64_t bext[TRIDI_MAX_RANK];
   int64_t bstride[TRIDI_NUM_OPERANDS][TRIDI_MAX_RANK];
   /* element offsets (relative to the base pointer) of the lowest and highest
-   * element each operand touches; used by the overlap checks.  Valid when
-   * n > 0 and nsys > 0. */
+   * element each operand touches (a without row 0, c without row n-1: never
+   * read; for n = 1 nothing of a and c); used by the overlap checks.  Valid
+   * when n > 0 and nsys > 0. */
   int64_t min_off[TRIDI_NUM_OPERANDS];
   int64_t max_off[TRIDI_NUM_OPERANDS];
   /* gcd of |strides| (elements) over dimensions of extent > 1; 0 if none */
@@ -276,6 +277,8 @@ int tridi_cuda_available(void);                     /* a device is visible */
 tridi_status tridi_cuda_check_device(int device);   /* ordinal valid */
 tridi_status tridi_cuda_alloc(void **p, size_t bytes, int device);
 void tridi_cuda_free(void *p, int device);
+tridi_status tridi_cuda_current_device(int *device, const char *fn); /* cudaGetDevice */
+void tridi_cuda_device_sync(int device);                             /* cudaDeviceSynchronize */
 #endif
 
 /* ---- vocabularies (names.c): 1 when the value is named ---------------- */

@@ -60,3 +60,21 @@ extern "C" tridi_status tridi_cuda_run(const struct tridi_plan_s *plan, const tr
     return tridi_cuda::cuda_error(dg.err, "tridi_execute: cudaSetDevice(%d)", plan->device);
   return plan->solver->execute(plan, args);
 }
+
+/* The caller's current device (the drop-in entry points run there, as
+ * cuSPARSE does). */
+extern "C" tridi_status tridi_cuda_current_device(int *device, const char *fn) {
+  const cudaError_t e = cudaGetDevice(device);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    return tridi_set_error(TRIDI_ERR_BACKEND_UNAVAILABLE, "%s: no usable CUDA device (%s)", fn,
+                           cudaGetErrorString(e));
+  }
+  return TRIDI_SUCCESS;
+}
+
+/* Wait for the device's work (before a cached plan's workspace is freed). */
+extern "C" void tridi_cuda_device_sync(int device) {
+  DeviceGuard dg(device);
+  if (dg.err == cudaSuccess) (void)cudaDeviceSynchronize();
+}

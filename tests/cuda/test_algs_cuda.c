@@ -60,18 +60,31 @@ static int is_thomas(tridi_alg a) {
 /* ---- device mirror of a tt_problem ------------------------------------- */
 
 typedef struct dev_problem {
+  void *alloc[TT_NOPS];
   void *mem[TT_NOPS];
   int32_t *info;
 } dev_problem;
 
 static int has_buf(const tt_problem *P, int op) { return !(op == TT_X && P->inplace); }
 
+/* TRIDI_TEST_DEV_EXACT=1: device arrays of exactly the host buffers' size
+ * (for compute-sanitizer memcheck, see tests/README.md) */
+static int dev_exact(void) {
+  const char *e = getenv("TRIDI_TEST_DEV_EXACT");
+  return e && e[0] == '1';
+}
+
 static void dev_upload(const tt_problem *P, dev_problem *D) {
   memset(D, 0, sizeof *D);
   for (int op = 0; op < TT_NOPS; ++op) {
     if (!has_buf(P, op)) continue;
     const size_t bytes = (size_t)(P->buf[op].len > 0 ? P->buf[op].len : 1) * P->es;
-    CUDA_OK(cudaMalloc(&D->mem[op], bytes));
+    /* the ignored a[0], c[n-1] outside the host buffer stay addressable
+     * (tt_dev.c: TRIDI_TEST_DEV_EXACT=1 for exact allocations) */
+    const int64_t plo = dev_exact() ? 0 : P->buf[op].out_lo;
+    const int64_t phi = dev_exact() ? 0 : P->buf[op].out_hi;
+    CUDA_OK(cudaMalloc(&D->alloc[op], bytes + (size_t)(plo + phi) * P->es));
+    D->mem[op] = (unsigned char *)D->alloc[op] + plo * (int64_t)P->es;
     if (P->buf[op].len > 0)
       CUDA_OK(cudaMemcpy(D->mem[op], P->buf[op].mem, (size_t)P->buf[op].len * P->es,
                          cudaMemcpyHostToDevice));
@@ -97,7 +110,7 @@ static void dev_download(tt_problem *P, const dev_problem *D, int32_t *info) {
 
 static void dev_free(dev_problem *D) {
   for (int op = 0; op < TT_NOPS; ++op)
-    if (D->mem[op]) cudaFree(D->mem[op]);
+    if (D->alloc[op]) cudaFree(D->alloc[op]);
   if (D->info) cudaFree(D->info);
   memset(D, 0, sizeof *D);
 }

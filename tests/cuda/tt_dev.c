@@ -23,6 +23,11 @@ void tt_dev_detect(void) {
 
 static int has_buf(const tt_problem *P, int op) { return !(op == TT_X && P->inplace); }
 
+int tt_dev_exact(void) {
+  const char *e = getenv("TRIDI_TEST_DEV_EXACT");
+  return e && e[0] == '1';
+}
+
 /* Every other problem gets device arrays whose element (0,...,0) is 16-byte
  * aligned (the 16-byte copy paths), the others keep tt's random lead. */
 static int g_align_toggle = 0;
@@ -33,10 +38,15 @@ void dev_upload(const tt_problem *P, dev_problem *D) {
   for (int op = 0; op < TT_NOPS; ++op) {
     if (!has_buf(P, op)) continue;
     const size_t bytes = (size_t)(P->buf[op].len > 0 ? P->buf[op].len : 1) * P->es;
-    CUDA_OK(cudaMalloc(&D->alloc[op], bytes + 16));
+    /* the ignored a[0], c[n-1] outside the host buffer: addressable here
+     * (the CUDA kernels may read them, tridi.h) unless exact allocations
+     * are asked for */
+    const int64_t plo = tt_dev_exact() ? 0 : P->buf[op].out_lo;
+    const int64_t phi = tt_dev_exact() ? 0 : P->buf[op].out_hi;
+    CUDA_OK(cudaMalloc(&D->alloc[op], bytes + 16 + (size_t)(plo + phi) * P->es));
     size_t shift = 0;
-    if (align16) shift = (16 - (P->buf[op].base * (int64_t)P->es) % 16) % 16;
-    D->mem[op] = (unsigned char *)D->alloc[op] + shift;
+    if (align16) shift = (size_t)((16 - ((plo + P->buf[op].base) * (int64_t)P->es) % 16) % 16 + 16) % 16;
+    D->mem[op] = (unsigned char *)D->alloc[op] + plo * (int64_t)P->es + shift;
     if (P->buf[op].len > 0)
       CUDA_OK(cudaMemcpy(D->mem[op], P->buf[op].mem, (size_t)P->buf[op].len * P->es,
                          cudaMemcpyHostToDevice));

@@ -49,5 +49,10 @@ int32_t *dev_info(const dev_problem *D);
  * checking the info guards. */
 void dev_download(tt_problem *P, const dev_problem *D, tt_info *I);
 void dev_free(dev_problem *D);
+/* 1 when TRIDI_TEST_DEV_EXACT=1: the device arrays are exactly the host
+ * buffers (the ignored a[0], c[n-1] outside them are then outside the
+ * device allocation too: compute-sanitizer memcheck reports a kernel that
+ * reads them); else they are padded so that those stay addressable. */
+int tt_dev_exact(void);
 
 #endif

@@ -70,17 +70,32 @@ int tt_problem_init_sys(tt_problem *P, const tt_problem_spec *spec, uint64_t see
 
   for (int op = 0; op < TT_NOPS; ++op) {
     if (!has_buf(P, op)) continue;
-    int64_t lo = 0, hi = 0;
-    int any = 0;
+    /* [lo, hi]: the used elements; [flo, fhi]: the ignored a[0], c[n-1] too.
+     * The allocation covers the used ones only, so that an ignored element
+     * beyond them (a[0] of the lowest system, c[n-1] of the highest: LAPACK's
+     * n-1-long dl and du described with base dl - 1) is outside it and a
+     * kernel that reads it is an ASan error (tridi.h: never read). */
+    int64_t lo = 0, hi = 0, flo = 0, fhi = 0;
+    int any = 0, fany = 0;
     for (int64_t s = 0; s < nsys; ++s) {
       const tt_sys *S = &P->sys[s];
       if (S->n <= 0) continue;
-      const int64_t first = S->off[op], last = S->off[op] + (S->n - 1) * S->inc[op];
-      const int64_t l = first < last ? first : last, h = first < last ? last : first;
-      if (!any || l < lo) lo = l;
-      if (!any || h > hi) hi = h;
-      any = 1;
+      for (int full = 0; full < 2; ++full) {
+        int64_t r0 = 0, r1 = S->n - 1; /* rows of the range */
+        if (!full && op == TT_A) r0 = 1;
+        if (!full && op == TT_C) r1 = S->n - 2;
+        if (r0 > r1) continue;
+        const int64_t first = S->off[op] + r0 * S->inc[op], last = S->off[op] + r1 * S->inc[op];
+        const int64_t l = first < last ? first : last, h = first < last ? last : first;
+        int64_t *plo = full ? &flo : &lo, *phi = full ? &fhi : &hi;
+        int *pany = full ? &fany : &any;
+        if (!*pany || l < *plo) *plo = l;
+        if (!*pany || h > *phi) *phi = h;
+        *pany = 1;
+      }
     }
+    if (!any && fany) lo = hi = fhi + 1; /* only ignored elements: one element above them */
+    if (!fany) flo = fhi = lo;
     int64_t lead, tail;
     if (g) {
       lead = g->lead[op];
@@ -88,6 +103,9 @@ int tt_problem_init_sys(tt_problem *P, const tt_problem_spec *spec, uint64_t see
     } else if (op == TT_X || (op == TT_D && P->inplace)) {
       lead = 3;
       tail = 5;
+    } else if (flo < lo) {
+      lead = 0; /* ignored elements below the used ones stay outside */
+      tail = 0;
     } else {
       lead = (int64_t)((seed + (uint64_t)op) % 4);
       tail = 0;
@@ -95,6 +113,8 @@ int tt_problem_init_sys(tt_problem *P, const tt_problem_spec *spec, uint64_t see
     tt_buf *B = &P->buf[op];
     B->len = lead + (hi - lo + 1) + tail;
     B->base = lead - lo;
+    B->out_lo = lo - flo > lead ? lo - flo - lead : 0;
+    B->out_hi = fhi - hi > tail ? fhi - hi - tail : 0;
     const size_t bytes = (size_t)B->len * P->es;
     /* 64-byte aligned allocation of exactly `bytes` (ASan sees overruns), so
      * that the guards alone set the base pointer's alignment */
@@ -117,7 +137,8 @@ int tt_problem_init_sys(tt_problem *P, const tt_problem_spec *spec, uint64_t see
       for (int64_t i = 0; i < n; ++i) {
         int bit = TT_USED;
         if ((op == TT_A && i == 0) || (op == TT_C && i == n - 1)) bit = TT_IGNORED;
-        B->use[tt_elem_index(P, op, s, i)] |= (unsigned char)bit;
+        const int64_t j = tt_elem_index(P, op, s, i);
+        if (j >= 0 && j < B->len) B->use[j] |= (unsigned char)bit; /* else ignored, outside */
       }
     }
   }
@@ -177,13 +198,26 @@ int tt_problem_injective(const tt_problem *P, int op) {
 
 /* ---- element access ------------------------------------------------------------ */
 
+int tt_problem_present(const tt_problem *P, int op, int64_t s, int64_t i) {
+  const int64_t j = tt_elem_index(P, op, s, i);
+  return j >= 0 && j < P->buf[op == TT_X && P->inplace ? TT_D : op].len;
+}
+
 void tt_problem_set(tt_problem *P, int op, int64_t s, int64_t i, double v) {
   const int64_t j = tt_elem_index(P, op, s, i);
+  if (!tt_problem_present(P, op, s, i)) {
+    /* only an ignored a[0] / c[n-1] lies outside the allocation: nothing to set */
+    if (!((op == TT_A && i == 0) || (op == TT_C && i == P->sys[s].n - 1)))
+      tt_fail("%s: tt_problem_set of element (%" PRId64 ", %" PRId64 ") of operand %d outside "
+              "its buffer", P->name, s, i, op);
+    return;
+  }
   tt_store(P->buf[op].mem, P->es, j, v);
   tt_store(P->buf[op].orig, P->es, j, v);
 }
 
 double tt_problem_get_orig(const tt_problem *P, int op, int64_t s, int64_t i) {
+  if (!tt_problem_present(P, op, s, i)) return NAN; /* an ignored element outside the buffer */
   return tt_load(P->buf[op].orig, P->es, tt_elem_index(P, op, s, i));
 }
 
@@ -331,9 +365,13 @@ int32_t tt_problem_nonfinite(tt_problem *P, int64_t s, int op, int64_t k, double
 static void gather(const tt_problem *P, int64_t s, void *t) {
   const int64_t n = P->sys[s].n;
   for (int op = 0; op < 4; ++op)
-    for (int64_t i = 0; i < n; ++i)
-      memcpy((char *)t + (size_t)(op * n + i) * P->es,
-             P->buf[op].orig + tt_elem_index(P, op, s, i) * (int64_t)P->es, P->es);
+    for (int64_t i = 0; i < n; ++i) {
+      char *dst = (char *)t + (size_t)(op * n + i) * P->es;
+      if (tt_problem_present(P, op, s, i))
+        memcpy(dst, P->buf[op].orig + tt_elem_index(P, op, s, i) * (int64_t)P->es, P->es);
+      else
+        tt_store(dst, P->es, 0, NAN); /* ignored a[0] / c[n-1] outside the buffer */
+    }
 }
 
 void tt_problem_oracle(tt_problem *P) {

@@ -20,8 +20,11 @@
  * tt_problem_spec -- the kind's hooks (descriptor), a name, the dtype, the
  * systems -- and calls tt_problem_init_sys(), which
  *   - allocates each operand's buffer exactly from the lowest to the highest
- *     described element plus guards (so AddressSanitizer sees overruns) and
- *     marks every element used / ignored (a[0], c[n_s-1]) / unused;
+ *     used element plus guards (so AddressSanitizer sees overruns) and marks
+ *     every element used / ignored (a[0], c[n_s-1]) / unused; an ignored
+ *     element beyond the used ones (a[0] of the lowest system, c[n-1] of the
+ *     highest) is outside the allocation (the contract: never read), and
+ *     the guards are then 0 on that side;
  *   - fills the used input elements with a diagonally dominant random system
  *     (|b| in [3,5], |a|, |c| < 1), NaN everywhere else in the inputs (a
  *     kernel that reads and uses padding or the ignored a[0], c[n-1] fails),
@@ -70,6 +73,10 @@ typedef struct tt_buf {
   int64_t len;         /* elements */
   int64_t base;        /* index in mem of the operand's base pointer (tt_ptr) */
   unsigned char *use;  /* per element: TT_UNUSED / TT_USED / TT_IGNORED bits */
+  /* ignored elements (a[0], c[n-1]) outside the allocation: how far the
+   * described range reaches below index 0 and above len - 1 (elements); a
+   * device mirror that must keep them addressable pads by these */
+  int64_t out_lo, out_hi;
 } tt_buf;
 
 struct tt_problem;
@@ -127,7 +134,8 @@ typedef struct tt_problem {
  * described element, tail[op] after the highest.  Allocations are 64-byte
  * aligned, so lead[op] * esize sets the alignment of the lowest element.
  * NULL: defaults (x: 3 and 5, not 64-byte aligned; inputs: 0..3 before, 0
- * after, so ASan sees reads past the end). */
+ * after, so ASan sees reads past the end; 0 before too where ignored
+ * elements lie below the used ones, so that they are outside). */
 typedef struct tt_guards {
   int64_t lead[TT_NOPS];
   int64_t tail[TT_NOPS];
@@ -157,8 +165,12 @@ const char *tt_problem_str(const tt_problem *P, char *buf, size_t len);
 void *tt_ptr(const tt_problem *P, int op);
 /* The buffer that holds x (d's when in place). */
 const tt_buf *tt_xbuf(const tt_problem *P);
-/* Index in P->buf[op].mem of element (s, i) of operand op. */
+/* Index in P->buf[op].mem of element (s, i) of operand op (outside 0..len-1
+ * for an ignored a[0] / c[n-1] beyond the used elements). */
 int64_t tt_elem_index(const tt_problem *P, int op, int64_t s, int64_t i);
+/* 1 when element (s, i) of operand op is inside its buffer (0 only for an
+ * ignored a[0] / c[n-1] beyond the used elements). */
+int tt_problem_present(const tt_problem *P, int op, int64_t s, int64_t i);
 /* 1 when operand op's described elements are at distinct addresses. */
 int tt_problem_injective(const tt_problem *P, int op);
 

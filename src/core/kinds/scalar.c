@@ -103,6 +103,14 @@ static tridi_status normalise_layout(const struct tridi_desc_s *d, tridi_layout 
     if (hi > INT64_MAX / (int64_t)esize - 1 || -lo > INT64_MAX / (int64_t)esize - 1)
       return tridi_set_error(TRIDI_ERR_INVALID_STRIDE,
                              "tridi_plan_create: byte offsets of %c overflow int64", op_names[op]);
+    /* a's row 0 and c's row n-1 are never read (tridi.h): the range of the
+     * used elements leaves them out (one axis stride off its low or high end;
+     * with n = 1 there is no used element: see overlaps()) */
+    const int64_t sa = L->axis_stride[op];
+    if (L->n >= 2 && ((op == TRIDI_OP_A && sa > 0) || (op == TRIDI_OP_C && sa < 0)))
+      lo += sa < 0 ? -sa : sa;
+    if (L->n >= 2 && ((op == TRIDI_OP_A && sa < 0) || (op == TRIDI_OP_C && sa > 0)))
+      hi -= sa < 0 ? -sa : sa;
     L->min_off[op] = lo;
     L->max_off[op] = hi;
     L->stride_gcd[op] = g;
@@ -167,6 +175,7 @@ static tridi_status scalar_normalise(const struct tridi_desc_s *desc, struct tri
 /* 1 when x (operand X) and operand `op` of the plan's layout may share an
  * element, given their base addresses.  Conservative: see docs/layouts.md. */
 static int overlaps(const tridi_layout *L, size_t es, int op, const void *x, const void *p) {
+  if (L->n < 2 && (op == TRIDI_OP_A || op == TRIDI_OP_C)) return 0; /* nothing of them is read */
   const intptr_t xb = (intptr_t)x, pb = (intptr_t)p, e = (intptr_t)es;
   const intptr_t xlo = xb + (intptr_t)L->min_off[TRIDI_OP_X] * e;
   const intptr_t xhi = xb + ((intptr_t)L->max_off[TRIDI_OP_X] + 1) * e;

@@ -52,6 +52,24 @@ static tridi_status var_normalise(const struct tridi_desc_s *d, struct tridi_pla
       if (end > v->span) v->span = end;
     }
   }
+  /* the used elements of each operand (a: rows 1.., c: rows ..n_s-2) */
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
+    v->lo[k] = INT64_MAX;
+    v->hi[k] = 0;
+  }
+  for (int64_t s = 0; s < B; ++s) {
+    int64_t first, stride;
+    tridi_var_system(v, s, &first, &stride);
+    for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
+      const int64_t r0 = k == TRIDI_OP_A ? 1 : 0;
+      const int64_t r1 = k == TRIDI_OP_C ? v->len[s] - 2 : v->len[s] - 1;
+      if (r0 > r1) continue;
+      if (first + r0 * stride < v->lo[k]) v->lo[k] = first + r0 * stride;
+      if (first + r1 * stride + 1 > v->hi[k]) v->hi[k] = first + r1 * stride + 1;
+    }
+  }
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
+    if (v->lo[k] >= v->hi[k]) v->lo[k] = v->hi[k] = 0;
   if (v->span > INT64_MAX / (int64_t)plan->esize)
     return tridi_set_error(TRIDI_ERR_INVALID_SHAPE,
                            "tridi_plan_create: %lld elements per operand overflow a byte offset",
@@ -62,15 +80,20 @@ static tridi_status var_normalise(const struct tridi_desc_s *d, struct tridi_pla
   return TRIDI_SUCCESS;
 }
 
-/* 1 when the described elements of x (at xb) and of another operand (at pb)
- * may share a byte.  PACKED: byte ranges.  INTERLEAVED: each row uses the
- * first B elements of a pitch of ld elements, so two arrays whose distance
- * modulo the pitch leaves B elements on both sides never meet (two batches
- * interleaved in one array). */
-static int var_overlaps(const tridi_var_problem *v, size_t es, const void *x, const void *p) {
+/* 1 when the described elements of x (at xb) and the used elements of
+ * operand k (at pb) may share a byte.  PACKED: byte ranges.  INTERLEAVED:
+ * each row uses the first B elements of a pitch of ld elements, so two
+ * arrays whose distance modulo the pitch leaves B elements on both sides
+ * never meet (two batches interleaved in one array). */
+static int var_overlaps(const tridi_var_problem *v, size_t es, int k, const void *x,
+                        const void *p) {
+  const intptr_t e = (intptr_t)es;
+  const intptr_t xlo = (intptr_t)x + (intptr_t)v->lo[TRIDI_OP_X] * e;
+  const intptr_t xhi = (intptr_t)x + (intptr_t)v->hi[TRIDI_OP_X] * e;
+  const intptr_t plo = (intptr_t)p + (intptr_t)v->lo[k] * e;
+  const intptr_t phi = (intptr_t)p + (intptr_t)v->hi[k] * e;
   const intptr_t xb = (intptr_t)x, pb = (intptr_t)p;
-  const intptr_t bytes = (intptr_t)v->span * (intptr_t)es;
-  if (xb + bytes <= pb || pb + bytes <= xb) return 0;
+  if (plo == phi || xhi <= plo || phi <= xlo) return 0;
   if (v->layout == TRIDI_VAR_PACKED) return 1;
   const intptr_t pitch = (intptr_t)v->ld * (intptr_t)es, used = (intptr_t)v->nsys * (intptr_t)es;
   intptr_t r = (xb - pb) % pitch;
@@ -85,7 +108,7 @@ static tridi_status var_check_overlap(const struct tridi_plan_s *plan,
   if (v->nsys == 0) return TRIDI_SUCCESS;
   for (int k = 0; k < TRIDI_OP_X; ++k) {
     if (k == TRIDI_OP_D && ops[TRIDI_OP_X] == ops[TRIDI_OP_D]) continue; /* in place */
-    if (var_overlaps(v, plan->esize, ops[TRIDI_OP_X], ops[k]))
+    if (var_overlaps(v, plan->esize, k, ops[TRIDI_OP_X], ops[k]))
       return tridi_set_error(TRIDI_ERR_OVERLAP,
                              "%s: x overlaps %c (only x == d is allowed: an in-place solve)", fn,
                              names[k]);

@@ -17,6 +17,9 @@ typedef struct tridi_var_problem {
   int64_t *off;       /* B + 1 prefix sums of the lengths: off[s] = n_0 + ... + n_{s-1} */
   int64_t span;       /* one past the highest described element of each operand:
                          PACKED total; INTERLEAVED max over s of (n_s - 1) ld + s + 1 */
+  /* per operand, the used elements lie in [lo[k], hi[k]) (a without row 0,
+   * c without row n_s - 1: never read, tridi.h); lo == hi: none */
+  int64_t lo[TRIDI_NUM_OPERANDS], hi[TRIDI_NUM_OPERANDS];
 } tridi_var_problem;
 
 static inline const tridi_var_problem *tridi_var_of(const struct tridi_plan_s *plan) {

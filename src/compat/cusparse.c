@@ -1,0 +1,146 @@
+/* The cuSPARSE-shaped GPU entry points (tridi.h: tridi_cuda_?gtsv_*): the
+ * arguments of cusparse?gtsv2StridedBatch, ?gtsvInterleavedBatch and
+ * ?gtsv2_nopivot without the handle and the buffer, plus the stream; the
+ * solve is a cached CUDA plan (compat.h) of the current device over the
+ * caller's storage (m elements of dl, d, du per system: dl[0] and du[m-1]
+ * are there, and never used), in place in x, asynchronous on the stream.
+ * In a build without CUDA they return TRIDI_ERR_BACKEND_UNAVAILABLE. */
+#include "compat.h"
+
+#include <string.h>
+
+static tridi_status bad(const char *fn, tridi_status st, const char *why) {
+  return tridi_set_error(st, "%s: %s", fn, why);
+}
+
+/* Solve with the cached plan of key on the current device. */
+static tridi_status run(tridi_cache_key *key, const char *fn, const void *dl, const void *d,
+                        const void *du, void *x, void *stream) {
+#ifdef TRIDI_HAVE_CUDA
+  int dev = 0;
+  tridi_status st = tridi_cuda_current_device(&dev, fn);
+  if (st) return st;
+  key->backend = TRIDI_BACKEND_CUDA;
+  key->pivot = TRIDI_PIVOT_NONE;
+  key->device = dev;
+  key->stream = stream;
+  tridi_plan plan;
+  void *h;
+  st = tridi_cache_acquire(key, fn, &plan, &h);
+  if (st) return st;
+  st = tridi_execute(plan, dl, d, du, x, x, NULL, stream);
+  tridi_cache_release(h);
+  return st;
+#else
+  (void)key, (void)dl, (void)d, (void)du, (void)x, (void)stream;
+  return tridi_set_error(TRIDI_ERR_BACKEND_UNAVAILABLE,
+                         "%s: this build of tridi has no CUDA backend", fn);
+#endif
+}
+
+static tridi_status strided(tridi_dtype dt, const char *fn, int m, const void *dl, const void *d,
+                            const void *du, void *x, int batch_count, int batch_stride,
+                            void *stream) {
+  tridi_clear_error();
+  if (m < 0) return bad(fn, TRIDI_ERR_INVALID_SHAPE, "m < 0");
+  if (batch_count < 0) return bad(fn, TRIDI_ERR_INVALID_SHAPE, "batchCount < 0");
+  if (batch_count > 1 && batch_stride < m)
+    return bad(fn, TRIDI_ERR_INVALID_STRIDE, "batchStride < m");
+  if (!dl || !d || !du || !x) return bad(fn, TRIDI_ERR_NULL_POINTER, "dl, d, du or x is NULL");
+  tridi_cache_key key;
+  memset(&key, 0, sizeof key);
+  key.dtype = dt;
+  key.rank = 2;
+  key.axis = 1;
+  key.shape[0] = batch_count;
+  key.shape[1] = m;
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
+    key.strides[k][0] = batch_stride;
+    key.strides[k][1] = 1;
+  }
+  return run(&key, fn, dl, d, du, x, stream);
+}
+
+static tridi_status interleaved(tridi_dtype dt, const char *fn, int algo, int m, const void *dl,
+                                const void *d, const void *du, void *x, int batch_count,
+                                void *stream) {
+  tridi_clear_error();
+  if (algo != 0)
+    return bad(fn, TRIDI_ERR_NOT_SUPPORTED,
+               "algo 1 (LU with pivoting) and 2 (QR) have no GPU solver in tridi yet; algo 0 "
+               "(no pivoting) does");
+  if (m < 0) return bad(fn, TRIDI_ERR_INVALID_SHAPE, "m < 0");
+  if (batch_count < 0) return bad(fn, TRIDI_ERR_INVALID_SHAPE, "batchCount < 0");
+  if (!dl || !d || !du || !x) return bad(fn, TRIDI_ERR_NULL_POINTER, "dl, d, du or x is NULL");
+  tridi_cache_key key;
+  memset(&key, 0, sizeof key);
+  key.dtype = dt;
+  key.rank = 2;
+  key.axis = 0;
+  key.shape[0] = m;
+  key.shape[1] = batch_count;
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
+    key.strides[k][0] = batch_count;
+    key.strides[k][1] = 1;
+  }
+  return run(&key, fn, dl, d, du, x, stream);
+}
+
+static tridi_status nopivot(tridi_dtype dt, const char *fn, int m, int n, const void *dl,
+                            const void *d, const void *du, void *B, int ldb, void *stream) {
+  tridi_clear_error();
+  if (m < 0) return bad(fn, TRIDI_ERR_INVALID_SHAPE, "m < 0");
+  if (n < 0) return bad(fn, TRIDI_ERR_INVALID_SHAPE, "n < 0");
+  if (ldb < (m > 1 ? m : 1)) return bad(fn, TRIDI_ERR_INVALID_STRIDE, "ldb < max(1, m)");
+  if (!dl || !d || !du || !B) return bad(fn, TRIDI_ERR_NULL_POINTER, "dl, d, du or B is NULL");
+  tridi_cache_key key;
+  memset(&key, 0, sizeof key);
+  key.dtype = dt;
+  key.rank = 2;
+  key.axis = 1;
+  key.shape[0] = n;
+  key.shape[1] = m;
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
+    key.strides[k][0] = k >= TRIDI_OP_D ? ldb : 0; /* one matrix, n right-hand sides */
+    key.strides[k][1] = 1;
+  }
+  return run(&key, fn, dl, d, du, B, stream);
+}
+
+tridi_status tridi_cuda_sgtsv_strided_batch(int m, const float *dl, const float *d,
+                                            const float *du, float *x, int batch_count,
+                                            int batch_stride, void *stream) {
+  return strided(TRIDI_F32, "tridi_cuda_sgtsv_strided_batch", m, dl, d, du, x, batch_count,
+                 batch_stride, stream);
+}
+
+tridi_status tridi_cuda_dgtsv_strided_batch(int m, const double *dl, const double *d,
+                                            const double *du, double *x, int batch_count,
+                                            int batch_stride, void *stream) {
+  return strided(TRIDI_F64, "tridi_cuda_dgtsv_strided_batch", m, dl, d, du, x, batch_count,
+                 batch_stride, stream);
+}
+
+tridi_status tridi_cuda_sgtsv_interleaved_batch(int algo, int m, const float *dl, const float *d,
+                                                const float *du, float *x, int batch_count,
+                                                void *stream) {
+  return interleaved(TRIDI_F32, "tridi_cuda_sgtsv_interleaved_batch", algo, m, dl, d, du, x,
+                     batch_count, stream);
+}
+
+tridi_status tridi_cuda_dgtsv_interleaved_batch(int algo, int m, const double *dl,
+                                                const double *d, const double *du, double *x,
+                                                int batch_count, void *stream) {
+  return interleaved(TRIDI_F64, "tridi_cuda_dgtsv_interleaved_batch", algo, m, dl, d, du, x,
+                     batch_count, stream);
+}
+
+tridi_status tridi_cuda_sgtsv2_nopivot(int m, int n, const float *dl, const float *d,
+                                       const float *du, float *B, int ldb, void *stream) {
+  return nopivot(TRIDI_F32, "tridi_cuda_sgtsv2_nopivot", m, n, dl, d, du, B, ldb, stream);
+}
+
+tridi_status tridi_cuda_dgtsv2_nopivot(int m, int n, const double *dl, const double *d,
+                                       const double *du, double *B, int ldb, void *stream) {
+  return nopivot(TRIDI_F64, "tridi_cuda_dgtsv2_nopivot", m, n, dl, d, du, B, ldb, stream);
+}
