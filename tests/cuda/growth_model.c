@@ -35,14 +35,14 @@
         cv[j] = in && i < n - 1 ? c[i] : 0;                                                    \
         dv[j] = in ? d[i] : 0;                                                                 \
         const T dd = (FABS(av[j]) + FABS(cv[j])) + FABS(bv[j]);                                \
-        dmx = dd > dmx ? dd : dmx;                                                             \
+        if (in) dmx = dd > dmx ? dd : dmx; /* rows >= n are not the system's */                \
       }                                                                                        \
       T dlt = 0, alt = -1, gmt = 0;                                                            \
       for (int k = 1; k < M; ++k) {                                                            \
         const T ak = av[k], bk = bv[k], ck = cv[k], dk = dv[k];                                \
         const T u = bk - ak * gmt;                                                             \
         const T nn = ((FABS(ak) + FABS(ck)) + FABS(ak) * (FABS(gmt) + 2 * FABS(alt))) + FABS(u); \
-        nmx = nn > nmx ? nn : nmx;                                                             \
+        if (r0 + k < n) nmx = nn > nmx ? nn : nmx;                                             \
         const T r = (T)1 / u;                                                                  \
         if (k < M - 1) {                                                                       \
           gmt = r * ck;                                                                        \
@@ -55,7 +55,7 @@
           sL[ch] = -ak * alt * r;                                                              \
           pL[ch] = ck * r;                                                                     \
           qL[ch] = (dk - ak * dlt) * r;                                                        \
-          w[ch] = wL[ch] = FABS(u);                                                                   \
+          w[ch] = wL[ch] = r0 + k < n ? FABS(u) : 0;                                                                   \
         }                                                                                      \
       }                                                                                        \
       for (int k = M - 3; k >= 1; --k) {                                                       \
@@ -68,8 +68,8 @@
         const T d1 = dl[r0 + 1], a1 = al[r0 + 1], g1 = gm[r0 + 1];                             \
         const T u = b0 - c0 * a1;                                                              \
         const T nn = ((FABS(a0) + FABS(c0)) + FABS(c0) * (FABS(a1) + FABS(g1))) + FABS(u);     \
-        nmx = nn > nmx ? nn : nmx;                                                             \
-        wF[ch] = FABS(u);                                                                      \
+        if (r0 < n) nmx = nn > nmx ? nn : nmx;                                                 \
+        wF[ch] = r0 < n ? FABS(u) : 0;                                                                      \
         const T inv = (T)1 / u;                                                                \
         sF[ch] = a0 * inv;                                                                     \
         pF[ch] = -c0 * g1 * inv;                                                               \

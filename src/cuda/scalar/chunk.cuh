@@ -50,6 +50,37 @@ __device__ __forceinline__ T identity_value(int op) {
   return op == 1 ? (T)1 : (T)0;
 }
 
+/* ---- growth detection ------------------------------------------------------
+ * (docs/accuracy.md, "Growth detection on the GPU").  Per thread: the
+ * maxima of N (the |L||U|-style row sums of every pivot the chunk sweep
+ * and the reduced solve form, in the original rows' units) and of D =
+ * |a| + |b| + |c| over the chunk's rows < n; per system, in three shared
+ * slots (red): max D, max |y| and max w|q| of the reduced unknowns and
+ * right-hand sides.  A system is flagged when some thread's max N > 8 max
+ * D of the system (TRIDI_GROWTH_LIMIT) or a reduced row's residual, times
+ * its row's pivot w, exceeds kResidualTol eps (max D max|y| + max w|q|):
+ * the reduced solve is PCR, not backward stable on ill-conditioned systems
+ * whatever the growth (measured on the host model, tests/cuda/
+ * growth_model.c). */
+constexpr int kResidualTol = 64;
+
+template <typename T>
+__device__ __forceinline__ T eps_() {
+  return sizeof(T) == 4 ? (T)1.1920928955078125e-07 : (T)2.220446049250313e-16;
+}
+template <typename T>
+__device__ __forceinline__ T fmax_(T x, T y) {
+  return x > y ? x : y;
+}
+/* *slot = max(*slot, v) for v >= 0 (or NaN, which wins): non-negative
+ * floats order as their bit patterns */
+__device__ __forceinline__ void red_max(float *slot, float v) {
+  atomicMax((unsigned *)slot, (unsigned)__float_as_uint(v));
+}
+__device__ __forceinline__ void red_max(double *slot, double v) {
+  atomicMax((unsigned long long *)slot, (unsigned long long)__double_as_longlong(v));
+}
+
 /* Solve of the reduced system of 2P rows (normalised to unit diagonal) of
  * each of the block's systems.  Row 2*chunk is the chunk's first row (F), 2*chunk+1
  * its last (L).  rs/rp/rq: shared arrays of 2P per system, base = this
@@ -65,18 +96,30 @@ __device__ __forceinline__ T identity_value(int op) {
  * its L unknown and its left neighbour's.  Against PCR on all 2P rows
  * (log2 2P steps of two rows and two barriers each): about half the
  * shared-memory traffic, reciprocals and barriers (docs/perf-log.md CUDA
- * v23). */
-template <typename T>
-__device__ __forceinline__ void pcr_reduced(T *rs, T *rp, T *rq, int base, int stride, int li,
-                                            int R, T &sF, T &pF, T &qF, T &sL, T &pL, T &qL) {
+ * v23).
+ *
+ * GROW: also the growth detection (above): wF, wL the |pivots| of this
+ * thread's F and L rows, nmx / dmx its chunk's maxima, red the system's
+ * three shared slots (zeroed by the caller before this call; NULL: use the
+ * thread's own maxima instead).  One more barrier (step 5).  Returns this
+ * thread's verdict (every thread of the system must call it; the system is
+ * flagged when any of its threads returns true). */
+template <typename T, bool GROW = false>
+__device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int stride, int li,
+                                            int R, T &sF, T &pF, T &qF, T &sL, T &pL, T &qL,
+                                            T *red = nullptr, T wF = 0, T wL = 0, T nmx = 0, T dmx = 0) {
   const int c = li >> 1, P = R >> 1;
   const int half = P * stride; /* offset of the arrays' second half */
+  const T qF0 = qF, qL0 = qL;
+  T w = wL;
   /* 1. the F rows, for the left neighbour */
   int o = base + c * stride;
   rs[o] = sF;
   rp[o] = pF;
   rq[o] = qF;
   __syncthreads();
+  /* red: zeroed by the caller before the barrier above; read after step 4's */
+  if (GROW && red) red_max(red, dmx);
   T sn = 0, pn = 0, qn = 0;
   if (c + 1 < P) {
     sn = rs[o + stride];
@@ -87,7 +130,13 @@ __device__ __forceinline__ void pcr_reduced(T *rs, T *rp, T *rq, int base, int s
    * s y_{c-1} + y_c + pp y_{c+1} = q, y_c the chunk's last unknown */
   T s, pp, q;
   {
-    const T r = rcp_<T>((T)1 - sL * pF - pL * sn);
+    const T den = (T)1 - sL * pF - pL * sn;
+    if (GROW) {
+      nmx = fmax_(nmx, w * (((T)1 + fabs(sL) * (((T)2 + fabs(sF)) + fabs(pF))) +
+                            fabs(pL) * (((T)2 + fabs(sn)) + fabs(pn))));
+      w *= fabs(den);
+    }
+    const T r = rcp_<T>(den);
     s = -r * sL * sF;
     pp = -r * pL * pn;
     q = r * (qL - sL * qF - pL * qn);
@@ -111,7 +160,13 @@ __device__ __forceinline__ void pcr_reduced(T *rs, T *rp, T *rq, int base, int s
       pq = rp[o + h * stride];
       qp = rq[o + h * stride];
     }
-    const T r = rcp_<T>((T)1 - s * pm - pp * sp);
+    const T den = (T)1 - s * pm - pp * sp;
+    if (GROW) {
+      nmx = fmax_(nmx, w * (((T)1 + fabs(s) * (((T)2 + fabs(sm)) + fabs(pm))) +
+                            fabs(pp) * (((T)2 + fabs(sp)) + fabs(pq))));
+      w *= fabs(den);
+    }
+    const T r = rcp_<T>(den);
     q = r * (q - s * qm - pp * qp);
     s = -r * s * sm;
     pp = -r * pp * pq;
@@ -124,20 +179,52 @@ __device__ __forceinline__ void pcr_reduced(T *rs, T *rp, T *rq, int base, int s
   const T yprev = c > 0 ? rq[o - stride] : (T)0;
   qF = qF - sF * yprev - pF * q;
   qL = q;
+  bool flag = false;
+  if (GROW) {
+    /* 5. the residuals of both reduced rows, in their original rows' units
+     * (times the row's pivot w), against 64 eps (max D max|y| + max w|q|)
+     * of the system; rs of this half was last read before step 4's barrier */
+    rs[o] = qF;
+    const T ym = fmax_(fabs(qF), fabs(q)), wq = fmax_(wF * fabs(qF0), wL * fabs(qL0));
+    if (red) {
+      red_max(red + 1, ym);
+      red_max(red + 2, wq);
+    }
+    __syncthreads();
+    /* red == NULL: this thread's own maxima (stricter) */
+    const T Dm = red ? red[0] : dmx, Ym = red ? red[1] : ym, WQm = red ? red[2] : wq;
+    const T ynext = c + 1 < P ? rs[o + stride] : (T)0;
+    const T rF = qF0 - sF * yprev - qF - pF * q;
+    const T rL = qL0 - sL * qF - q - pL * ynext;
+    const T tol = (T)kResidualTol * eps_<T>() * (Dm * Ym + WQm);
+    flag = nmx > (T)TRIDI_GROWTH_LIMIT * Dm || !(fabs(rF) * wF <= tol) || !(fabs(rL) * wL <= tol);
+  }
   sF = pF = sL = pL = (T)0;
+  return flag;
 }
 
+/* The system's slot badrow_g before finish_info (the kernels set it with
+ * their tile's barrier); -1 there means growth flagged, r >= 0 a breakdown
+ * near row r (which wins) */
+constexpr int kNoBad = -2;
+
 /* Common tail of the kernels, after the reduced solve: decide breakdown and
+ * growth (grown: this thread's verdict, pcr_reduced's, when p.growth) and
  * write info.  Returns after a barrier, so x may be stored afterwards (in
  * place, x is d: the sequential check must finish reading d first). */
 template <typename T>
 __device__ __forceinline__ void finish_info(const KParams &p, int64_t s, bool active, bool leader,
-                                            int my_bad, int *badrow_g) {
+                                            int my_bad, int *badrow_g, bool grown = false) {
   if (my_bad >= 0) atomicMax(badrow_g, my_bad);
-  const int any_bad = __syncthreads_or(my_bad >= 0);
+  else if (grown) atomicMax(badrow_g, -1);
+  const int any_bad = __syncthreads_or(my_bad >= 0 || grown);
   int32_t code = 0;
   if (any_bad) {
-    if (leader && active && *badrow_g >= 0) code = seq_check<T>(p, s, *badrow_g);
+    if (leader && active) {
+      const int v = *badrow_g;
+      if (v >= 0) code = seq_check<T>(p, s, v);
+      else if (v == -1) code = TRIDI_INFO_INACCURATE;
+    }
     __syncthreads();
   }
   if (leader && active && p.info) p.info[s] = code;
@@ -163,8 +250,21 @@ struct ChunkState {
   T dl[M], al[M], gm[M];
   T sF, pF, qF, sL, pL, qL;
   T nonfin;
+  /* growth: max N and max D of the chunk's rows < n, and |pivot| of its F
+   * and L rows (0 for rows >= n) */
+  T nmx, dmx, wF, wL;
   bool b0_zero;
 };
+
+/* N and D of a row eliminated by the chunk sweep: u = b - a gm the pivot,
+ * al the spike coefficient of the row above (docs/accuracy.md) */
+template <typename T>
+__device__ __forceinline__ void growth_row(T a, T b, T c, T gm, T al, T &nmx, T &dmx) {
+  const T t = fabs(a) + fabs(c);
+  const T u = b - a * gm;
+  nmx = fmax_(nmx, (t + fabs(a) * (fabs(gm) + (T)2 * fabs(al))) + fabs(u));
+  dmx = fmax_(dmx, t + fabs(b));
+}
 
 /* The modified Thomas sweep over a chunk or segment whose first unknown u_0
  * is a parameter: after step() of row k, u_k = dlt - alt u_0 - gmt u_{k+1};
@@ -214,11 +314,13 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   /* 0 * v is NaN exactly when v is Inf or NaN: an Inf input can otherwise
    * vanish from the hybrid's result (e.g. an infinite b_0) */
   T nonfin = a0 * (T)0 + b0 * (T)0 + c0 * (T)0 + d0 * (T)0;
+  T nmx = 0, dmx = 0;
   FwdSweep<T> f;
 #pragma unroll
   for (int k = 1; k < M - 1; ++k) {
     const T ak = get(0, k), bk = get(1, k), ck = get(2, k), dk = get(3, k);
     nonfin += ak * (T)0 + bk * (T)0 + ck * (T)0 + dk * (T)0;
+    if (FULL || row0 + k < n) growth_row(ak, bk, ck, f.gmt, f.alt, nmx, dmx);
     f.step(ak, bk, ck, dk);
     c.dl[k] = f.dlt;
     c.al[k] = f.alt;
@@ -227,6 +329,9 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   {
     const T aL = get(0, M - 1), bL = get(1, M - 1), cL = get(2, M - 1), dLv = get(3, M - 1);
     nonfin += aL * (T)0 + bL * (T)0 + cL * (T)0 + dLv * (T)0;
+    const bool in = FULL || row0 + M - 1 < n;
+    if (in) growth_row(aL, bL, cL, f.gmt, f.alt, nmx, dmx);
+    c.wL = in ? fabs(bL - aL * f.gmt) : (T)0;
     f.last(aL, bL, cL, dLv, c.sL, c.pL, c.qL);
   }
 #pragma unroll
@@ -239,7 +344,16 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
     const T d1 = M > 2 ? c.dl[1] : (T)0, a1 = M > 2 ? c.al[1] : (T)0,
             g1 = M > 2 ? c.gm[1] : (T)-1;
     first_row(a0, b0, c0, d0, d1, a1, g1, c.sF, c.pF, c.qF);
+    const bool in = FULL || row0 < n;
+    const T t = fabs(a0) + fabs(c0), u = fabs(b0 - c0 * a1);
+    if (in) {
+      nmx = fmax_(nmx, (t + fabs(c0) * (fabs(a1) + fabs(g1))) + u);
+      dmx = fmax_(dmx, t + fabs(b0));
+    }
+    c.wF = in ? u : (T)0;
   }
+  c.nmx = nmx;
+  c.dmx = dmx;
   c.nonfin = nonfin;
   c.b0_zero = b0 == (T)0;
 }
