@@ -268,7 +268,9 @@ typedef enum tridi_backend {
  *  Only TRIDI_ALG_LU_PARTIAL pivots; tridi_options.pivot says which of the
  *  two families a plan uses (see tridi_pivot).  The Thomas solvers of the
  *  CPU and REF backends detect element growth on every solve (see
- *  tridi_pivot); CR, PCR and CR+PCR do not.  RD and CR+RD lose accuracy where RD's prefix
+ *  tridi_pivot), and so do the CUDA Thomas and Thomas-PCR kernels except
+ *  the segmented and cluster long-system solves (docs/accuracy.md); CR,
+ *  PCR and CR+PCR do not.  RD and CR+RD lose accuracy where RD's prefix
  *  products grow, i.e. on diagonally dominant matrices from n of a few
  *  (docs/accuracy.md), so every system they solve is checked afterwards on
  *  every backend: its backward error ||Ax - d||inf / (||A||inf ||x||inf +
@@ -329,7 +331,7 @@ typedef enum tridi_pivot {
    *  is exactly singular, or -k for NaN/Inf), provided the inputs are still
    *  there: x is not d.  In place (x == d) d is overwritten, so the systems
    *  keep the non-pivoting info, flag included.  CPU and REF backends; the
-   *  CUDA backend does not detect growth nor solve again yet. */
+   *  CUDA backend flags growth (in info) but does not solve again yet. */
   TRIDI_PIVOT_AUTO = 0,
   /** Non-pivoting solvers only, growth flagged (the fastest; for systems
    *  known to be dominant, with assume_dominant = 1 nothing is flagged). */

@@ -16,12 +16,13 @@
     int64_t P = 1;                                                                             \
     while (P * M < n) P *= 2;                                                                  \
     const int64_t np = P * M;                                                                  \
-    T *mem = malloc(sizeof(T) * (size_t)(3 * np + 17 * P));                                    \
+    T *mem = malloc(sizeof(T) * (size_t)(3 * np + 21 * P));                                    \
     if (!mem) return -1;                                                                       \
     T *dl = mem, *al = dl + np, *gm = al + np;                                                 \
     T *sF = gm + np, *pF = sF + P, *qF = pF + P, *sL = qF + P, *pL = sL + P, *qL = pL + P;       \
     T *w = qL + P, *s = w + P, *pp = s + P, *q = pp + P, *s2 = q + P, *p2 = s2 + P,            \
-      *q2 = p2 + P, *nm = q2 + P, *dm = nm + P, *wF = dm + P, *wL = wF + P;                                                                          \
+      *q2 = p2 + P, *nm = q2 + P, *dm = nm + P, *wF = dm + P, *wL = wF + P, *w1 = wL + P,      \
+      *s1 = w1 + P, *p1 = s1 + P, *q1 = p1 + P;                                                \
     T nmx = 0, dmx = 0, gmx = 0;                                                                      \
     for (int64_t ch = 0; ch < P; ++ch) {                                                       \
       const int64_t r0 = ch * M;                                                               \
@@ -78,68 +79,61 @@
       nm[ch] = nmx;                                                                            \
       dm[ch] = dmx;                                                                            \
     }                                                                                          \
-    /* pcr_reduced: the F rows eliminated from the L rows */                                   \
-    for (int64_t ch = 0; ch < P; ++ch) {                                                       \
-      const T sn = ch + 1 < P ? sF[ch + 1] : 0, pn = ch + 1 < P ? pF[ch + 1] : 0,              \
-              qn = ch + 1 < P ? qF[ch + 1] : 0;                                                \
-      const T den = (T)1 - sL[ch] * pF[ch] - pL[ch] * sn;                                      \
-      const T nn = w[ch] * ((1 + FABS(sL[ch]) * ((2 + FABS(sF[ch])) + FABS(pF[ch]))) +         \
-                            FABS(pL[ch]) * ((2 + FABS(sn)) + FABS(pn)));                       \
-      nm[ch] = nn > nm[ch] ? nn : nm[ch];                                                      \
-      w[ch] *= FABS(den);                                                                      \
-      const T r = (T)1 / den;                                                                  \
-      s[ch] = -r * sL[ch] * sF[ch];                                                            \
-      pp[ch] = -r * pL[ch] * pn;                                                               \
-      q[ch] = r * (qL[ch] - sL[ch] * qF[ch] - pL[ch] * qn);                                    \
-    }                                                                                          \
-    for (int64_t h = 1; h < P; h <<= 1) {                                                      \
-      for (int64_t ch = 0; ch < P; ++ch) {                                                     \
-        const int lo = ch - h >= 0, hi = ch + h < P;                                           \
-        const T sm = lo ? s[ch - h] : 0, pm = lo ? pp[ch - h] : 0, qm = lo ? q[ch - h] : 0;    \
-        const T sp = hi ? s[ch + h] : 0, pq = hi ? pp[ch + h] : 0, qp = hi ? q[ch + h] : 0;    \
-        const T den = (T)1 - s[ch] * pm - pp[ch] * sp;                                         \
-        const T nn = w[ch] * ((1 + FABS(s[ch]) * ((2 + FABS(sm)) + FABS(pm))) +                \
-                              FABS(pp[ch]) * ((2 + FABS(sp)) + FABS(pq)));                     \
-        nm[ch] = nn > nm[ch] ? nn : nm[ch];                                                    \
-        w[ch] *= FABS(den);                                                                    \
-        const T r = (T)1 / den;                                                                \
-        q2[ch] = r * (q[ch] - s[ch] * qm - pp[ch] * qp);                                       \
-        s2[ch] = -r * s[ch] * sm;                                                              \
-        p2[ch] = -r * pp[ch] * pq;                                                             \
-      }                                                                                        \
-      for (int64_t ch = 0; ch < P; ++ch) {                                                     \
-        s[ch] = s2[ch];                                                                        \
-        pp[ch] = p2[ch];                                                                       \
-        q[ch] = q2[ch];                                                                        \
-      }                                                                                        \
-    }                                                                                          \
-    /* the reduced rows' residuals in the original rows' units (w: |pivot| of                \
-     * the row from the chunk elimination), against max D max|y| + max w|q| of                \
-     * the whole system */                                                                     \
-    int bad = 0;                                                                               \
-    T ymx = 0, wqmx = 0, dall = 0;                                                             \
-    for (int64_t ch = 0; ch < P; ++ch) {                                                       \
-      s2[ch] = qF[ch] - sF[ch] * (ch > 0 ? q[ch - 1] : 0) - pF[ch] * q[ch];                    \
-      const T y1 = FABS(s2[ch]), y2 = FABS(q[ch]);                                             \
-      ymx = y1 > ymx ? y1 : ymx;                                                               \
-      ymx = y2 > ymx ? y2 : ymx;                                                               \
-      const T w1 = FABS(wF[ch] * qF[ch]), w2 = FABS(wL[ch] * qL[ch]);                          \
-      wqmx = w1 > wqmx ? w1 : wqmx;                                                            \
-      wqmx = w2 > wqmx ? w2 : wqmx;                                                            \
-      dall = dm[ch] > dall ? dm[ch] : dall;                                                    \
-    }                                                                                          \
-    const T tol = (T)GM_TAU * EPS * (dall * ymx + wqmx);                                       \
-    for (int64_t ch = 0; ch < P; ++ch) {                                                       \
-      const T yprev = ch > 0 ? q[ch - 1] : 0;                                                  \
-      const T xF = s2[ch], xL = q[ch];                                                         \
-      const T ynext = ch + 1 < P ? s2[ch + 1] : 0;                                             \
-      const T rF = qF[ch] - sF[ch] * yprev - xF - pF[ch] * xL;                                 \
-      const T rL = qL[ch] - sL[ch] * xF - xL - pL[ch] * ynext;                                 \
-      if (!(FABS(rF) * wF[ch] <= tol) || !(FABS(rL) * wL[ch] <= tol)) bad = 1;                 \
-      const int64_t r0 = ch * M;                                                               \
-      for (int j = 0; j < M && r0 + j < n; ++j)                                                \
+    /* pcr_reduced: the F rows eliminated from the L rows (step 2): P rows                      \
+     * L' (s1, p1, q1) in the L unknowns, in original units w1 = |u_L| |den| */                 \
+    for (int64_t ch = 0; ch < P; ++ch) {                                                        \
+      const T sn = ch + 1 < P ? sF[ch + 1] : 0, pn = ch + 1 < P ? pF[ch + 1] : 0,               \
+              qn = ch + 1 < P ? qF[ch + 1] : 0;                                                 \
+      const T den = (T)1 - sL[ch] * pF[ch] - pL[ch] * sn;                                       \
+      const T nn = w[ch] * ((1 + FABS(sL[ch]) * ((2 + FABS(sF[ch])) + FABS(pF[ch]))) +          \
+                            FABS(pL[ch]) * ((2 + FABS(sn)) + FABS(pn)));                        \
+      nm[ch] = nn > nm[ch] ? nn : nm[ch];                                                       \
+      w1[ch] = w[ch] * FABS(den);                                                               \
+      const T r = (T)1 / den;                                                                   \
+      s[ch] = s1[ch] = -r * sL[ch] * sF[ch];                                                    \
+      pp[ch] = p1[ch] = -r * pL[ch] * pn;                                                       \
+      q[ch] = q1[ch] = r * (qL[ch] - sL[ch] * qF[ch] - pL[ch] * qn);                            \
+    }                                                                                           \
+    /* step 3: PCR (its growth is not tracked: the residual below checks it) */                 \
+    for (int64_t h = 1; h < P; h <<= 1) {                                                       \
+      for (int64_t ch = 0; ch < P; ++ch) {                                                      \
+        const int lo = ch - h >= 0, hi = ch + h < P;                                            \
+        const T sm = lo ? s[ch - h] : 0, pm = lo ? pp[ch - h] : 0, qm = lo ? q[ch - h] : 0;     \
+        const T sp = hi ? s[ch + h] : 0, pq = hi ? pp[ch + h] : 0, qp = hi ? q[ch + h] : 0;     \
+        const T r = (T)1 / ((T)1 - s[ch] * pm - pp[ch] * sp);                                   \
+        q2[ch] = r * (q[ch] - s[ch] * qm - pp[ch] * qp);                                        \
+        s2[ch] = -r * s[ch] * sm;                                                               \
+        p2[ch] = -r * pp[ch] * pq;                                                              \
+      }                                                                                         \
+      for (int64_t ch = 0; ch < P; ++ch) {                                                      \
+        s[ch] = s2[ch];                                                                         \
+        pp[ch] = p2[ch];                                                                        \
+        q[ch] = q2[ch];                                                                         \
+      }                                                                                         \
+    }                                                                                           \
+    /* the L' rows' residuals in original units (the F rows hold by their                       \
+     * back substitution), against max D max|y_L| + max w1|q1| of the system */                 \
+    int bad = 0;                                                                                \
+    T ymx = 0, wqmx = 0, dall = 0;                                                              \
+    for (int64_t ch = 0; ch < P; ++ch) {                                                        \
+      const T y2 = FABS(q[ch]), w2 = w1[ch] * FABS(q1[ch]);                                     \
+      ymx = y2 > ymx ? y2 : ymx;                                                                \
+      wqmx = w2 > wqmx ? w2 : wqmx;                                                             \
+      dall = dm[ch] > dall ? dm[ch] : dall;                                                     \
+    }                                                                                           \
+    const T tol = (T)GM_TAU * EPS * (dall * ymx + wqmx);                                        \
+    for (int64_t ch = 0; ch < P; ++ch) {                                                        \
+      const T yprev = ch > 0 ? q[ch - 1] : 0, ynext = ch + 1 < P ? q[ch + 1] : 0;               \
+      const T rL = q1[ch] - s1[ch] * yprev - q[ch] - p1[ch] * ynext;                            \
+      if (!(FABS(rL) * w1[ch] <= tol)) bad = 1;                                                 \
+    }                                                                                           \
+    for (int64_t ch = 0; ch < P; ++ch) {                                                        \
+      const T yprev = ch > 0 ? q[ch - 1] : 0;                                                   \
+      const T xF = qF[ch] - sF[ch] * yprev - pF[ch] * q[ch], xL = q[ch];                        \
+      const int64_t r0 = ch * M;                                                                \
+      for (int j = 0; j < M && r0 + j < n; ++j)                                                 \
         x[r0 + j] = j == 0 ? xF : j == M - 1 ? xL : dl[r0 + j] - al[r0 + j] * xF - gm[r0 + j] * xL; \
-    }                                                                                          \
+    }                                                                                           \
     /* max N and max D of the whole system (the kernels: per thread, then a                 \
      * shared-memory maximum per system) */                                                    \
     int grown = 0;                                                                             \

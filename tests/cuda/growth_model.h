@@ -16,11 +16,13 @@
  * chunks, rows >= n identity rows.  x: n values.  Returns 1 when the system
  * is flagged, else 0 (-1 when memory ran out); *g (may be NULL) receives
  * G = max N / max D.  Flagged: G > 8 (N: the |L||U|-style row sums of
- * every pivot the chunk sweep and the reduced solve form, in the original
- * rows' units; D = |a| + |b| + |c|), or a reduced row's residual, in its
- * original row's units, above 64 eps (max D max|y| + max w|q|) (the
+ * every pivot the chunk sweep forms and of the reduced solve's first
+ * elimination (its step 2), in the original rows' units; D = |a| + |b| +
+ * |c| over the rows < n; both maxima of the whole system), or the residual
+ * of a row of the P-row system step 2 forms, in its original units, above
+ * 64 eps (max D max|y_L| + max w|q|).  Growth alone is not enough: the
  * reduced solve is PCR, which is not backward stable on ill-conditioned
- * systems even without growth: dorr, randsvd_3 pass G <= 8 with backward
+ * systems even without growth (dorr, randsvd_3 pass G <= 8 with backward
  * errors up to 1e-2). */
 int gm_hybrid_f64(int64_t n, int M, const double *a, const double *b, const double *c,
                   const double *d, double *x, double *g);

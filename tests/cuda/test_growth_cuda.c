@@ -15,7 +15,9 @@
  * breakdown code (info != 0 with assume_dominant) is the same with
  * detection (breakdown wins); otherwise the detecting run's info is 0 or
  * TRIDI_INFO_INACCURATE and its x is bit for bit the other run's (the flag
- * changes nothing else); a system with info 0 has a backward error <= 10 n
+ * changes nothing else; the packed variable kernel solves a tile whose
+ * growth trigger fires again by the reference recurrences, so there x may
+ * differ and a zero pivot of Thomas may be reported); a system with info 0 has a backward error <= 10 n
  * eps (on the kernels that detect growth: every one but the segmented and
  * cluster solves, whose systems are counted and printed); a strictly row-
  * or column-dominant system is never flagged; the padding of x is
@@ -87,8 +89,11 @@ static void make_sys(sys *S, const mg_matrix *m, int64_t n, uint64_t seed, int f
 
 /* The checks of one system (see the top): i0/x0 with detection, i1/x1
  * with assume_dominant = 1. */
-static void check_sys(const char *what, const sys *S, int f64, int detects, int32_t i0, int32_t i1,
-                      const double *x0, const double *x1) {
+/* resolved: the kernel solves a tile again by the reference recurrences
+ * when its growth trigger fires (the packed variable kernel): then x may
+ * differ, and a zero pivot of Thomas the hybrid did not meet is reported. */
+static void check_sys(const char *what, const sys *S, int f64, int detects, int resolved, int32_t i0,
+                      int32_t i1, const double *x0, const double *x1) {
   const int64_t n = S->n;
   const double eps = f64 ? DBL_EPSILON : FLT_EPSILON;
   ++n_sys;
@@ -98,8 +103,12 @@ static void check_sys(const char *what, const sys *S, int f64, int detects, int3
     CHECK(i0 == i1, "%s: breakdown code %d with detection, %d without", what, (int)i0, (int)i1);
     return;
   }
+  if (resolved && i0 != 0 && i0 != TRIDI_INFO_INACCURATE) {
+    ++n_broken;
+    return;
+  }
   CHECK(i0 == 0 || i0 == TRIDI_INFO_INACCURATE, "%s: info %d with detection, 0 without", what, (int)i0);
-  CHECK(memcmp(x0, x1, sizeof(double) * (size_t)n) == 0, "%s: x differs with detection", what);
+  if (!resolved) CHECK(memcmp(x0, x1, sizeof(double) * (size_t)n) == 0, "%s: x differs with detection", what);
   n_flag += i0 == TRIDI_INFO_INACCURATE;
   if (S->dominant) CHECK(i0 == 0, "%s: strictly dominant but info %d", what, (int)i0);
   if (i0 != 0) return;
@@ -290,7 +299,7 @@ static void gpu_scalar(void **state) {
               char what[256];
               snprintf(what, sizeof what, "%s %s %s n %lld system %d, %s", m->name, f64 ? "f64" : "f32",
                        LNAME[lk], (long long)n, s, k0);
-              check_sys(what, &S[s], f64, detecting(k0), i0[s], i1[s], sx0, sx1);
+              check_sys(what, &S[s], f64, detecting(k0), 0, i0[s], i1[s], sx0, sx1);
             }
           }
           for (int op = 0; op < 4; ++op) CUDA_OK(cudaFree(dev[op]));
@@ -373,7 +382,7 @@ static void gpu_variable(void **state) {
           char what[256];
           snprintf(what, sizeof what, "%s %s %s n %lld system %d, %s", m->name, f64 ? "f64" : "f32",
                    packed ? "packed" : "interleaved", (long long)n, s, k0);
-          check_sys(what, &S[s], f64, 1, i0[s], i1[s], sx, sx + rows);
+          check_sys(what, &S[s], f64, 1, packed, i0[s], i1[s], sx, sx + rows);
           free(S[s].a);
         }
 #undef VOFF

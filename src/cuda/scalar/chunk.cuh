@@ -51,18 +51,20 @@ __device__ __forceinline__ T identity_value(int op) {
 }
 
 /* ---- growth detection ------------------------------------------------------
- * (docs/accuracy.md, "Growth detection on the GPU").  Per thread: the
- * maxima of N (the |L||U|-style row sums of every pivot the chunk sweep
- * and the reduced solve form, in the original rows' units) and of D =
- * |a| + |b| + |c| over the chunk's rows < n; per system, in three shared
- * slots (red): max D, max |y| and max w|q| of the reduced unknowns and
- * right-hand sides.  A system is flagged when some thread's max N > 8 max
- * D of the system (TRIDI_GROWTH_LIMIT) or a reduced row's residual, times
- * its row's pivot w, exceeds kResidualTol eps (max D max|y| + max w|q|):
- * the reduced solve is PCR, not backward stable on ill-conditioned systems
- * whatever the growth (measured on the host model, tests/cuda/
- * growth_model.c). */
+ * (docs/accuracy.md, "Growth detection on the GPU").  Per thread: max N
+ * over the pivots the chunk sweep forms (the |L||U|-style row sums, spike
+ * included) and the step-2 pivot of the reduced solve (in the original
+ * rows' units), and max D = |a| + |b| + |c| over the chunk's rows < n; per
+ * system, in three shared slots (red): max D, max |y_L| and max w|q| of
+ * the rows step 2 forms.  A system is flagged when some thread's max N > 8
+ * max D of the system (TRIDI_GROWTH_LIMIT) or the residual of its step-2
+ * row after the solve, in original units, exceeds kResidualTol eps (max D
+ * max|y_L| + max w|q|): the reduced solve is PCR, not backward stable on
+ * ill-conditioned systems whatever the growth (measured on the host model,
+ * tests/cuda/growth_model.c). */
 constexpr int kResidualTol = 64;
+/* shared slots of a system for pcr_reduced's red: max D, max |y_L|, max w|q| */
+constexpr int kRedSlots = 3;
 
 template <typename T>
 __device__ __forceinline__ T eps_() {
@@ -98,20 +100,20 @@ __device__ __forceinline__ void red_max(double *slot, double v) {
  * shared-memory traffic, reciprocals and barriers (docs/perf-log.md CUDA
  * v23).
  *
- * GROW: also the growth detection (above): wF, wL the |pivots| of this
- * thread's F and L rows, nmx / dmx its chunk's maxima, red the system's
- * three shared slots (zeroed by the caller before this call; NULL: use the
- * thread's own maxima instead).  One more barrier (step 5).  Returns this
- * thread's verdict (every thread of the system must call it; the system is
- * flagged when any of its threads returns true). */
+ * GROW: also the growth detection (above): wL the |pivot| of this thread's
+ * L row, nmx / dmx its chunk's maxima, red the system's kRedSlots shared slots
+ * (zeroed by the caller before this call; NULL: use the thread's own
+ * maxima instead).  Step 2 adds its pivot's N; after step 4's barrier each
+ * thread checks the residual of its row of the P-row system that step 2
+ * formed (the F rows hold by their back substitution in step 4): no extra
+ * barrier.  Returns this thread's verdict (the system is flagged when any
+ * of its threads returns true). */
 template <typename T, bool GROW = false>
 __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int stride, int li,
                                             int R, T &sF, T &pF, T &qF, T &sL, T &pL, T &qL,
-                                            T *red = nullptr, T wF = 0, T wL = 0, T nmx = 0, T dmx = 0) {
+                                            T *red = nullptr, T wL = 0, T nmx = 0, T dmx = 0) {
   const int c = li >> 1, P = R >> 1;
   const int half = P * stride; /* offset of the arrays' second half */
-  const T qF0 = qF, qL0 = qL;
-  T w = wL;
   /* 1. the F rows, for the left neighbour */
   int o = base + c * stride;
   rs[o] = sF;
@@ -127,19 +129,25 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
     qn = rq[o + stride];
   }
   /* 2. L row with u_F (own F row) and u_F' (next chunk's F row) eliminated:
-   * s y_{c-1} + y_c + pp y_{c+1} = q, y_c the chunk's last unknown */
-  T s, pp, q;
+   * s y_{c-1} + y_c + pp y_{c+1} = q, y_c the chunk's last unknown; GROW
+   * keeps that row (s1, p1, q1) and its units w1 */
+  T s, pp, q, s1 = 0, p1 = 0, q1 = 0, w1 = 0;
   {
     const T den = (T)1 - sL * pF - pL * sn;
     if (GROW) {
-      nmx = fmax_(nmx, w * (((T)1 + fabs(sL) * (((T)2 + fabs(sF)) + fabs(pF))) +
-                            fabs(pL) * (((T)2 + fabs(sn)) + fabs(pn))));
-      w *= fabs(den);
+      nmx = fmax_(nmx, wL * (((T)1 + fabs(sL) * (((T)2 + fabs(sF)) + fabs(pF))) +
+                             fabs(pL) * (((T)2 + fabs(sn)) + fabs(pn))));
+      w1 = wL * fabs(den);
     }
     const T r = rcp_<T>(den);
     s = -r * sL * sF;
     pp = -r * pL * pn;
     q = r * (qL - sL * qF - pL * qn);
+    if (GROW) {
+      s1 = s;
+      p1 = pp;
+      q1 = q;
+    }
   }
   /* 3. PCR on the P rows, alternating halves (step 1 read the first) */
   int cur = half;
@@ -160,13 +168,7 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
       pq = rp[o + h * stride];
       qp = rq[o + h * stride];
     }
-    const T den = (T)1 - s * pm - pp * sp;
-    if (GROW) {
-      nmx = fmax_(nmx, w * (((T)1 + fabs(s) * (((T)2 + fabs(sm)) + fabs(pm))) +
-                            fabs(pp) * (((T)2 + fabs(sp)) + fabs(pq))));
-      w *= fabs(den);
-    }
-    const T r = rcp_<T>(den);
+    const T r = rcp_<T>((T)1 - s * pm - pp * sp);
     q = r * (q - s * qm - pp * qp);
     s = -r * s * sm;
     pp = -r * pp * pq;
@@ -175,30 +177,25 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
   /* 4. u_F = qF - sF y_{c-1} - pF y_c (the half not read by the last step) */
   o = base + cur + c * stride;
   rq[o] = q;
+  if (GROW && red) {
+    red_max(red + 1, fabs(q));
+    red_max(red + 2, w1 * fabs(q1));
+  }
   __syncthreads();
   const T yprev = c > 0 ? rq[o - stride] : (T)0;
-  qF = qF - sF * yprev - pF * q;
-  qL = q;
   bool flag = false;
   if (GROW) {
-    /* 5. the residuals of both reduced rows, in their original rows' units
-     * (times the row's pivot w), against 64 eps (max D max|y| + max w|q|)
-     * of the system; rs of this half was last read before step 4's barrier */
-    rs[o] = qF;
-    const T ym = fmax_(fabs(qF), fabs(q)), wq = fmax_(wF * fabs(qF0), wL * fabs(qL0));
-    if (red) {
-      red_max(red + 1, ym);
-      red_max(red + 2, wq);
-    }
-    __syncthreads();
-    /* red == NULL: this thread's own maxima (stricter) */
-    const T Dm = red ? red[0] : dmx, Ym = red ? red[1] : ym, WQm = red ? red[2] : wq;
-    const T ynext = c + 1 < P ? rs[o + stride] : (T)0;
-    const T rF = qF0 - sF * yprev - qF - pF * q;
-    const T rL = qL0 - sL * qF - q - pL * ynext;
+    /* 5. the residual of the step-2 row in original units (w1) against
+     * kResidualTol eps (max D max|y_L| + max w1|q1|) of the system (red ==
+     * NULL: this thread's own maxima, stricter) */
+    const T ynext = c + 1 < P ? rq[o + stride] : (T)0;
+    const T Dm = red ? red[0] : dmx, Ym = red ? red[1] : fabs(q), WQm = red ? red[2] : w1 * fabs(q1);
+    const T rL = q1 - s1 * yprev - q - p1 * ynext;
     const T tol = (T)kResidualTol * eps_<T>() * (Dm * Ym + WQm);
-    flag = nmx > (T)TRIDI_GROWTH_LIMIT * Dm || !(fabs(rF) * wF <= tol) || !(fabs(rL) * wL <= tol);
+    flag = nmx > (T)TRIDI_GROWTH_LIMIT * Dm || !(fabs(rL) * w1 <= tol);
   }
+  qF = qF - sF * yprev - pF * q;
+  qL = q;
   sF = pF = sL = pL = (T)0;
   return flag;
 }
@@ -250,9 +247,9 @@ struct ChunkState {
   T dl[M], al[M], gm[M];
   T sF, pF, qF, sL, pL, qL;
   T nonfin;
-  /* growth: max N and max D of the chunk's rows < n, and |pivot| of its F
-   * and L rows (0 for rows >= n) */
-  T nmx, dmx, wF, wL;
+  /* growth: max N and max D of the chunk's rows < n, and |pivot| of its L
+   * row (0 when that row is >= n) */
+  T nmx, dmx, wL;
   bool b0_zero;
 };
 
@@ -344,13 +341,11 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
     const T d1 = M > 2 ? c.dl[1] : (T)0, a1 = M > 2 ? c.al[1] : (T)0,
             g1 = M > 2 ? c.gm[1] : (T)-1;
     first_row(a0, b0, c0, d0, d1, a1, g1, c.sF, c.pF, c.qF);
-    const bool in = FULL || row0 < n;
-    const T t = fabs(a0) + fabs(c0), u = fabs(b0 - c0 * a1);
-    if (in) {
-      nmx = fmax_(nmx, (t + fabs(c0) * (fabs(a1) + fabs(g1))) + u);
+    if (FULL || row0 < n) {
+      const T t = fabs(a0) + fabs(c0);
+      nmx = fmax_(nmx, (t + fabs(c0) * (fabs(a1) + fabs(g1))) + fabs(b0 - c0 * a1));
       dmx = fmax_(dmx, t + fabs(b0));
     }
-    c.wF = in ? u : (T)0;
   }
   c.nmx = nmx;
   c.dmx = dmx;

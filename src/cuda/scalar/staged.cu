@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   T *rs = buf_all + (size_t)NB * 4 * G * LD;
   T *rp = rs + (size_t)2 * G * P;
   T *rq = rp + (size_t)2 * G * P;
-  T *red = rq + (size_t)2 * G * P; /* [G][3]: growth maxima of each system */
+  T *red = rq + (size_t)2 * G * P; /* [G][kRedSlots]: growth maxima of each system */
 
   const int g = tid >> logP;
   const int chunk = tid & (P - 1);
@@ -143,7 +143,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
       set_offsets(soff, sbase);
     }
     if (tid < G) badrow[tid] = kNoBad;
-    for (int i = tid; i < 3 * G; i += nt) red[i] = (T)0;
+    for (int i = tid; i < kRedSlots * G; i += nt) red[i] = (T)0;
     __syncthreads();
     const int gmax = (int)((p.nsys - sbase) < G ? (p.nsys - sbase) : G);
 
@@ -244,7 +244,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
 
     /* 3. reduced system */
     const bool grown = pcr_reduced<T, true>(rs, rp, rq, g * 2 * P, 1, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL,
-                                            cs.pL, cs.qL, red + 3 * g, cs.wF, cs.wL, cs.nmx, cs.dmx);
+                                            cs.pL, cs.qL, red + kRedSlots * g, cs.wL, cs.nmx, cs.dmx);
     const T xF = cs.qF, xL = cs.qL;
 
     /* 4. unknowns into shared memory (buf's a region is free: every read of
@@ -330,7 +330,7 @@ const void *staged_kernel(bool f64, int M, StagedCopy c, bool l1 = false) {
 }
 
 size_t staged_smem(size_t es, int G, int P, int LD, int nb = 1, bool ph = false) {
-  return staged_hdr_bytes(nb, G, ph) + es * ((size_t)nb * 4 * G * LD + (size_t)6 * G * P + (size_t)3 * G);
+  return staged_hdr_bytes(nb, G, ph) + es * ((size_t)nb * 4 * G * LD + (size_t)6 * G * P + (size_t)kRedSlots * G);
 }
 
 } /* namespace */

@@ -27,14 +27,14 @@ __global__ void __launch_bounds__(kMaxThreads)
   T *rs = (T *)(badrow + 2 * G);
   T *rp = rs + (size_t)2 * G * P;
   T *rq = rp + (size_t)2 * G * P;
-  T *red = rq + (size_t)2 * G * P; /* [G][3]: growth maxima of each system */
+  T *red = rq + (size_t)2 * G * P; /* [G][kRedSlots]: growth maxima of each system */
 
   const int g = tid & (G - 1);
   const int chunk = tid >> logG;
   const int64_t n = p.n;
   /* forward factors of phase 3: G P m values, in shared memory when they fit
    * (SMEM_FACTORS, no workspace), else in this block's slice of the workspace */
-  T *wsb = SMEM_FACTORS ? red + (size_t)3 * G : (T *)p.ws + (size_t)blockIdx.x * G * P * m;
+  T *wsb = SMEM_FACTORS ? red + (size_t)kRedSlots * G : (T *)p.ws + (size_t)blockIdx.x * G * P * m;
 
   for (int64_t sbase = (int64_t)blockIdx.x * G; sbase < p.nsys;
        sbase += (int64_t)gridDim.x * G) {
@@ -43,7 +43,7 @@ __global__ void __launch_bounds__(kMaxThreads)
       badrow[tid] = kNoBad;
       badrow[G + tid] = -1;
     }
-    for (int i = tid; i < 3 * G; i += blockDim.x) red[i] = (T)0;
+    for (int i = tid; i < kRedSlots * G; i += blockDim.x) red[i] = (T)0;
     __syncthreads();
     const bool active = sbase + g < p.nsys;
     const int64_t row0 = (int64_t)chunk * m;
@@ -62,7 +62,7 @@ __global__ void __launch_bounds__(kMaxThreads)
     T nonfin = 0; /* see the staged kernel */
     /* growth (chunk.cuh): rows 1 .. m-1 in 1a, row 0 and the backward
      * sweep's pivots in 1b; rows >= n are not the system's */
-    T nmx = 0, dmx = 0, wF, wL;
+    T nmx = 0, dmx = 0, wL;
     {
       FwdSweep<T> f;
       for (int64_t k = 1; k < m - 1; ++k) {
@@ -102,7 +102,6 @@ __global__ void __launch_bounds__(kMaxThreads)
       nonfin += a0 * (T)0 + b0 * (T)0 + c0 * (T)0 + d0 * (T)0;
       const bool in = active && row0 < n;
       if (in) growth_row(c0, b0, a0, gmt, blt, nmx, dmx);
-      wF = in ? fabs(b0 - c0 * gmt) : (T)0;
       const T inv = rcp_<T>(b0 - c0 * gmt);
       sF = a0 * inv;
       pF = -c0 * blt * inv;
@@ -110,7 +109,7 @@ __global__ void __launch_bounds__(kMaxThreads)
     }
     /* 2. reduced system: rows of system g are strided by G in the arrays */
     const bool grown =
-        pcr_reduced<T, true>(rs, rp, rq, g, G, 2 * chunk, 2 * P, sF, pF, qF, sL, pL, qL, red + 3 * g, wF, wL, nmx, dmx);
+        pcr_reduced<T, true>(rs, rp, rq, g, G, 2 * chunk, 2 * P, sF, pF, qF, sL, pL, qL, red + kRedSlots * g, wL, nmx, dmx);
     const T xF = qF, xL = qL;
     int my_bad = (active && ((chunk == 0 && b0_zero) || !finite_(nonfin)))
                      ? clamp_row(row0)
@@ -192,7 +191,7 @@ tridi_status plan_streaming(const Facts &f, CudaPlan *cp, struct tridi_plan_s *p
   sp->P = (int)P;
   sp->m = m;
   sp->threads = (int)(G * P);
-  sp->smem = (size_t)G * (5 * 8 + 8) + es * ((size_t)6 * G * P + (size_t)3 * G);
+  sp->smem = (size_t)G * (5 * 8 + 8) + es * ((size_t)6 * G * P + (size_t)kRedSlots * G);
   const size_t factors = es * (size_t)G * P * m;
   const bool smem_factors = sp->smem + factors <= f.smem_max;
   if (smem_factors) sp->smem += factors;

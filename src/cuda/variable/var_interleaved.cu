@@ -17,8 +17,8 @@ template <typename T, int M>
 __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p, int G, int logG, int P) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T *rs = (T *)smem_raw, *rp = rs + 2 * P * G, *rq = rp + 2 * P * G;
-  T *red = rq + 2 * P * G;              /* [G][3]: growth maxima of each system */
-  int *badrow = (int *)(red + 3 * G);   /* [G] */
+  T *red = rq + 2 * P * G;              /* [G][kRedSlots]: growth maxima of each system */
+  int *badrow = (int *)(red + kRedSlots * G); /* [G] */
   const int tid = threadIdx.x;
   const int g = tid & (G - 1), c = tid >> logG;
   const int64_t s = (int64_t)blockIdx.x * G + g;
@@ -27,7 +27,7 @@ __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p
   const int64_t ld = p.ld;
   if (c == 0) {
     badrow[g] = kNoBad;
-    red[3 * g] = red[3 * g + 1] = red[3 * g + 2] = (T)0;
+    for (int k = 0; k < kRedSlots; ++k) red[kRedSlots * g + k] = (T)0;
   }
   /* a, b, c through the read-only path; d may be x (in place) */
   auto ldv = [&](int k, int j) -> T {
@@ -41,7 +41,7 @@ __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p
   else
     chunk_eliminate<T, M, false>(ldv, row0, n, cs);
   const bool grown = pcr_reduced<T, true>(rs, rp, rq, g, G, 2 * c, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL,
-                                          red + 3 * g, cs.wF, cs.wL, cs.nmx, cs.dmx) &&
+                                          red + kRedSlots * g, cs.wL, cs.nmx, cs.dmx) &&
                      p.growth;
   const T xF = cs.qF, xL = cs.qL;
 
@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p
 template <typename T, int M>
 cudaError_t var_inter_launch_t(const VarParams &p, int G, int P, cudaStream_t stream) {
   const int64_t blocks = (p.nsys + G - 1) / G;
-  const size_t smem = ((size_t)6 * P * G + (size_t)3 * G) * sizeof(T) + (size_t)G * sizeof(int);
+  const size_t smem = ((size_t)6 * P * G + (size_t)kRedSlots * G) * sizeof(T) + (size_t)G * sizeof(int);
   int logG = 0;
   while ((1 << logG) < G) ++logG;
   var_inter_kernel<T, M><<<(unsigned)blocks, G * P, smem, stream>>>(p, G, logG, P);
