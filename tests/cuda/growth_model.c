@@ -8,8 +8,9 @@
 
 #define GM_LIMIT 8 /* TRIDI_GROWTH_LIMIT */
 
-#ifndef GM_TAU
-#define GM_TAU 64
+/* the residual tolerance factor (times eps): chunk.cuh's residual_tol */
+#ifndef GM_TAUN
+#define GM_TAUN(n) ((n) > 64 ? (n) : 64)
 #endif
 #define GM_HYBRID(NAME, T, FABS, EPS)                                                                  \
   int NAME(int64_t n, int M, const T *a, const T *b, const T *c, const T *d, T *x, double *g) {  \
@@ -121,7 +122,7 @@
       wqmx = w2 > wqmx ? w2 : wqmx;                                                             \
       dall = dm[ch] > dall ? dm[ch] : dall;                                                     \
     }                                                                                           \
-    const T tol = (T)GM_TAU * EPS * (dall * ymx + wqmx);                                        \
+    const T tol = (T)GM_TAUN(n) * EPS * (dall * ymx + wqmx);                                        \
     for (int64_t ch = 0; ch < P; ++ch) {                                                        \
       const T yprev = ch > 0 ? q[ch - 1] : 0, ynext = ch + 1 < P ? q[ch + 1] : 0;               \
       const T rL = q1[ch] - s1[ch] * yprev - q[ch] - p1[ch] * ynext;                            \
@@ -145,7 +146,7 @@
     gmx /= dmx;                                                                                \
     free(mem);                                                                                 \
     if (g) g[0] = (double)gmx;                                                                 \
-    return (GM_TAU > 0 && bad) || grown;                                                       \
+    return bad || grown;                                                       \
   }
 
 GM_HYBRID(gm_hybrid_f64, double, fabs, DBL_EPSILON)

@@ -20,7 +20,7 @@
  * elimination (its step 2), in the original rows' units; D = |a| + |b| +
  * |c| over the rows < n; both maxima of the whole system), or the residual
  * of a row of the P-row system step 2 forms, in its original units, above
- * 64 eps (max D max|y_L| + max w|q|).  Growth alone is not enough: the
+ * max(64, n) eps (max D max|y_L| + max w|q|).  Growth alone is not enough: the
  * reduced solve is PCR, which is not backward stable on ill-conditioned
  * systems even without growth (dorr, randsvd_3 pass G <= 8 with backward
  * errors up to 1e-2). */

@@ -58,8 +58,9 @@ __device__ __forceinline__ T identity_value(int op) {
  * system, in three shared slots (red): max D, max |y_L| and max w|q| of
  * the rows step 2 forms.  A system is flagged when some thread's max N > 8
  * max D of the system (TRIDI_GROWTH_LIMIT) or the residual of its step-2
- * row after the solve, in original units, exceeds kResidualTol eps (max D
- * max|y_L| + max w|q|): the reduced solve is PCR, not backward stable on
+ * row after the solve, in original units, exceeds max(kResidualTol, n) eps
+ * (max D max|y_L| + max w|q|; the property wanted is a backward error <=
+ * 10 n eps, and PCR's residual grows with the reduced system's length): the reduced solve is PCR, not backward stable on
  * ill-conditioned systems whatever the growth (measured on the host model,
  * tests/cuda/growth_model.c). */
 constexpr int kResidualTol = 64;
@@ -69,6 +70,11 @@ constexpr int kRedSlots = 3;
 template <typename T>
 __device__ __forceinline__ T eps_() {
   return sizeof(T) == 4 ? (T)1.1920928955078125e-07 : (T)2.220446049250313e-16;
+}
+/* pcr_reduced's residual tolerance for systems of n rows: max(64, n) eps */
+template <typename T>
+__device__ __forceinline__ T residual_tol(int64_t n) {
+  return (T)(n > kResidualTol ? n : kResidualTol) * eps_<T>();
 }
 template <typename T>
 __device__ __forceinline__ T fmax_(T x, T y) {
@@ -101,7 +107,8 @@ __device__ __forceinline__ void red_max(double *slot, double v) {
  * v23).
  *
  * GROW: also the growth detection (above): wL the |pivot| of this thread's
- * L row, nmx / dmx its chunk's maxima, red the system's kRedSlots shared slots
+ * L row, nmx / dmx its chunk's maxima, rtol the residual tolerance
+ * (residual_tol), red the system's kRedSlots shared slots
  * (zeroed by the caller before this call; NULL: use the thread's own
  * maxima instead).  Step 2 adds its pivot's N; after step 4's barrier each
  * thread checks the residual of its row of the P-row system that step 2
@@ -111,7 +118,8 @@ __device__ __forceinline__ void red_max(double *slot, double v) {
 template <typename T, bool GROW = false>
 __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int stride, int li,
                                             int R, T &sF, T &pF, T &qF, T &sL, T &pL, T &qL,
-                                            T *red = nullptr, T wL = 0, T nmx = 0, T dmx = 0) {
+                                            T *red = nullptr, T wL = 0, T nmx = 0, T dmx = 0,
+                                            T rtol = 0) {
   const int c = li >> 1, P = R >> 1;
   const int half = P * stride; /* offset of the arrays' second half */
   /* 1. the F rows, for the left neighbour */
@@ -186,12 +194,12 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
   bool flag = false;
   if (GROW) {
     /* 5. the residual of the step-2 row in original units (w1) against
-     * kResidualTol eps (max D max|y_L| + max w1|q1|) of the system (red ==
-     * NULL: this thread's own maxima, stricter) */
+     * rtol (max D max|y_L| + max w1|q1|) of the system (red == NULL: this
+     * thread's own maxima, stricter) */
     const T ynext = c + 1 < P ? rq[o + stride] : (T)0;
     const T Dm = red ? red[0] : dmx, Ym = red ? red[1] : fabs(q), WQm = red ? red[2] : w1 * fabs(q1);
     const T rL = q1 - s1 * yprev - q - p1 * ynext;
-    const T tol = (T)kResidualTol * eps_<T>() * (Dm * Ym + WQm);
+    const T tol = rtol * (Dm * Ym + WQm);
     flag = nmx > (T)TRIDI_GROWTH_LIMIT * Dm || !(fabs(rL) * w1 <= tol);
   }
   qF = qF - sF * yprev - pF * q;

@@ -25,7 +25,7 @@ __device__ __forceinline__ void direct_finish(const KParams &p, const int64_t *s
                                               bool active, int64_t neff, ChunkState<T, M> &cs) {
   const int64_t n = p.n, row0 = (int64_t)chunk * M;
   const bool grown = pcr_reduced<T, true>(rs, rp, rq, g, G, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL,
-                                          cs.qL, red + kRedSlots * g, cs.wL, cs.nmx, cs.dmx);
+                                          cs.qL, red + kRedSlots * g, cs.wL, cs.nmx, cs.dmx, residual_tol<T>(n));
   const T xF = cs.qF, xL = cs.qL;
   const T xfin = chunk_xfin<T, M>(cs, row0, neff, xF, xL);
   int my_bad = -1;

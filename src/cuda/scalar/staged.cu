@@ -244,7 +244,8 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
 
     /* 3. reduced system */
     const bool grown = pcr_reduced<T, true>(rs, rp, rq, g * 2 * P, 1, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL,
-                                            cs.pL, cs.qL, red + kRedSlots * g, cs.wL, cs.nmx, cs.dmx);
+                                            cs.pL, cs.qL, red + kRedSlots * g, cs.wL, cs.nmx, cs.dmx,
+                                            residual_tol<T>(n));
     const T xF = cs.qF, xL = cs.qL;
 
     /* 4. unknowns into shared memory (buf's a region is free: every read of

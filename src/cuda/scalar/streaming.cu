@@ -109,7 +109,8 @@ __global__ void __launch_bounds__(kMaxThreads)
     }
     /* 2. reduced system: rows of system g are strided by G in the arrays */
     const bool grown =
-        pcr_reduced<T, true>(rs, rp, rq, g, G, 2 * chunk, 2 * P, sF, pF, qF, sL, pL, qL, red + kRedSlots * g, wL, nmx, dmx);
+        pcr_reduced<T, true>(rs, rp, rq, g, G, 2 * chunk, 2 * P, sF, pF, qF, sL, pL, qL, red + kRedSlots * g, wL, nmx, dmx,
+                             residual_tol<T>(n));
     const T xF = qF, xL = qL;
     int my_bad = (active && ((chunk == 0 && b0_zero) || !finite_(nonfin)))
                      ? clamp_row(row0)

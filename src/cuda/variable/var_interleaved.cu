@@ -41,7 +41,7 @@ __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p
   else
     chunk_eliminate<T, M, false>(ldv, row0, n, cs);
   const bool grown = pcr_reduced<T, true>(rs, rp, rq, g, G, 2 * c, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL,
-                                          red + kRedSlots * g, cs.wL, cs.nmx, cs.dmx) &&
+                                          red + kRedSlots * g, cs.wL, cs.nmx, cs.dmx, residual_tol<T>(n)) &&
                      p.growth;
   const T xF = cs.qF, xL = cs.qL;
 

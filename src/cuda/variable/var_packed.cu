@@ -137,7 +137,7 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
 
     /* 4. the reduced system */
     const bool grown = pcr_reduced<T, true>(rs, rp, rq, 0, 1, 2 * tid, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL,
-                                            cs.qL, nullptr, cs.wL, cs.nmx, cs.dmx);
+                                            cs.qL, nullptr, cs.wL, cs.nmx, cs.dmx, residual_tol<T>(0));
     const T xF = cs.qF, xL = cs.qL;
 
     /* 5. breakdown.  The systems of a tile share its reduced system, and
