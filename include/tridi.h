@@ -291,7 +291,9 @@ typedef enum tridi_backend {
  *  Only TRIDI_ALG_LU_PARTIAL pivots; tridi_options.pivot says which of the
  *  two families a plan uses (see tridi_pivot).  The Thomas solvers of the
  *  CPU and REF backends detect element growth on every solve (see
- *  tridi_pivot); CR, PCR and CR+PCR do not.  RD and CR+RD lose accuracy where RD's prefix
+ *  tridi_pivot), and so do the CUDA Thomas and Thomas-PCR kernels except
+ *  the segmented and cluster long-system solves (docs/accuracy.md); CR,
+ *  PCR and CR+PCR do not.  RD and CR+RD lose accuracy where RD's prefix
  *  products grow, i.e. on diagonally dominant matrices from n of a few
  *  (docs/accuracy.md), so every system they solve is checked afterwards on
  *  every backend: its backward error ||Ax - d||inf / (||A||inf ||x||inf +
@@ -354,7 +356,8 @@ typedef enum tridi_pivot {
    *  keep the non-pivoting info, flag included.  Every backend; on CUDA the
    *  second pass is a kernel queued on the same stream after the solve that
    *  reads the device info array (no host synchronisation), and which
-   *  systems it solves again depends on what the CUDA kernels flag. */
+   *  systems it solves again depends on what the CUDA kernels flag
+   *  (docs/accuracy.md: all but the segmented and cluster kernels). */
   TRIDI_PIVOT_AUTO = 0,
   /** Non-pivoting solvers only, growth flagged (the fastest; for systems
    *  known to be dominant, with assume_dominant = 1 nothing is flagged). */

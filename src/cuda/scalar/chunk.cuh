@@ -50,6 +50,45 @@ __device__ __forceinline__ T identity_value(int op) {
   return op == 1 ? (T)1 : (T)0;
 }
 
+/* ---- growth detection ------------------------------------------------------
+ * (docs/accuracy.md, "Growth detection on the GPU").  Per thread: max N
+ * over the pivots the chunk sweep forms (the |L||U|-style row sums, spike
+ * included) and the step-2 pivot of the reduced solve (in the original
+ * rows' units), and max D = |a| + |b| + |c| over the chunk's rows < n; per
+ * system, in three shared slots (red): max D, max |y_L| and max w|q| of
+ * the rows step 2 forms.  A system is flagged when some thread's max N > 8
+ * max D of the system (TRIDI_GROWTH_LIMIT) or the residual of its step-2
+ * row after the solve, in original units, exceeds max(kResidualTol, n) eps
+ * (max D max|y_L| + max w|q|; the property wanted is a backward error <=
+ * 10 n eps, and PCR's residual grows with the reduced system's length): the reduced solve is PCR, not backward stable on
+ * ill-conditioned systems whatever the growth (measured on the host model,
+ * tests/cuda/growth_model.c). */
+constexpr int kResidualTol = 64;
+/* shared slots of a system for pcr_reduced's red: max D, max |y_L|, max w|q| */
+constexpr int kRedSlots = 3;
+
+template <typename T>
+__device__ __forceinline__ T eps_() {
+  return sizeof(T) == 4 ? (T)1.1920928955078125e-07 : (T)2.220446049250313e-16;
+}
+/* pcr_reduced's residual tolerance for systems of n rows: max(64, n) eps */
+template <typename T>
+__device__ __forceinline__ T residual_tol(int64_t n) {
+  return (T)(n > kResidualTol ? n : kResidualTol) * eps_<T>();
+}
+template <typename T>
+__device__ __forceinline__ T fmax_(T x, T y) {
+  return x > y ? x : y;
+}
+/* *slot = max(*slot, v) for v >= 0 (or NaN, which wins): non-negative
+ * floats order as their bit patterns */
+__device__ __forceinline__ void red_max(float *slot, float v) {
+  atomicMax((unsigned *)slot, (unsigned)__float_as_uint(v));
+}
+__device__ __forceinline__ void red_max(double *slot, double v) {
+  atomicMax((unsigned long long *)slot, (unsigned long long)__double_as_longlong(v));
+}
+
 /* Solve of the reduced system of 2P rows (normalised to unit diagonal) of
  * each of the block's systems.  Row 2*chunk is the chunk's first row (F), 2*chunk+1
  * its last (L).  rs/rp/rq: shared arrays of 2P per system, base = this
@@ -65,10 +104,22 @@ __device__ __forceinline__ T identity_value(int op) {
  * its L unknown and its left neighbour's.  Against PCR on all 2P rows
  * (log2 2P steps of two rows and two barriers each): about half the
  * shared-memory traffic, reciprocals and barriers (docs/perf-log.md CUDA
- * v23). */
-template <typename T>
-__device__ __forceinline__ void pcr_reduced(T *rs, T *rp, T *rq, int base, int stride, int li,
-                                            int R, T &sF, T &pF, T &qF, T &sL, T &pL, T &qL) {
+ * v23).
+ *
+ * GROW: also the growth detection (above): wL the |pivot| of this thread's
+ * L row, nmx / dmx its chunk's maxima, rtol the residual tolerance
+ * (residual_tol), red the system's kRedSlots shared slots
+ * (zeroed by the caller before this call; NULL: use the thread's own
+ * maxima instead).  Step 2 adds its pivot's N; after step 4's barrier each
+ * thread checks the residual of its row of the P-row system that step 2
+ * formed (the F rows hold by their back substitution in step 4): no extra
+ * barrier.  Returns this thread's verdict (the system is flagged when any
+ * of its threads returns true). */
+template <typename T, bool GROW = false>
+__device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int stride, int li,
+                                            int R, T &sF, T &pF, T &qF, T &sL, T &pL, T &qL,
+                                            T *red = nullptr, T wL = 0, T nmx = 0, T dmx = 0,
+                                            T rtol = 0) {
   const int c = li >> 1, P = R >> 1;
   const int half = P * stride; /* offset of the arrays' second half */
   /* 1. the F rows, for the left neighbour */
@@ -77,6 +128,8 @@ __device__ __forceinline__ void pcr_reduced(T *rs, T *rp, T *rq, int base, int s
   rp[o] = pF;
   rq[o] = qF;
   __syncthreads();
+  /* red: zeroed by the caller before the barrier above; read after step 4's */
+  if (GROW && red) red_max(red, dmx);
   T sn = 0, pn = 0, qn = 0;
   if (c + 1 < P) {
     sn = rs[o + stride];
@@ -84,13 +137,25 @@ __device__ __forceinline__ void pcr_reduced(T *rs, T *rp, T *rq, int base, int s
     qn = rq[o + stride];
   }
   /* 2. L row with u_F (own F row) and u_F' (next chunk's F row) eliminated:
-   * s y_{c-1} + y_c + pp y_{c+1} = q, y_c the chunk's last unknown */
-  T s, pp, q;
+   * s y_{c-1} + y_c + pp y_{c+1} = q, y_c the chunk's last unknown; GROW
+   * keeps that row (s1, p1, q1) and its units w1 */
+  T s, pp, q, s1 = 0, p1 = 0, q1 = 0, w1 = 0;
   {
-    const T r = rcp_<T>((T)1 - sL * pF - pL * sn);
+    const T den = (T)1 - sL * pF - pL * sn;
+    if (GROW) {
+      nmx = fmax_(nmx, wL * (((T)1 + fabs(sL) * (((T)2 + fabs(sF)) + fabs(pF))) +
+                             fabs(pL) * (((T)2 + fabs(sn)) + fabs(pn))));
+      w1 = wL * fabs(den);
+    }
+    const T r = rcp_<T>(den);
     s = -r * sL * sF;
     pp = -r * pL * pn;
     q = r * (qL - sL * qF - pL * qn);
+    if (GROW) {
+      s1 = s;
+      p1 = pp;
+      q1 = q;
+    }
   }
   /* 3. PCR on the P rows, alternating halves (step 1 read the first) */
   int cur = half;
@@ -120,24 +185,51 @@ __device__ __forceinline__ void pcr_reduced(T *rs, T *rp, T *rq, int base, int s
   /* 4. u_F = qF - sF y_{c-1} - pF y_c (the half not read by the last step) */
   o = base + cur + c * stride;
   rq[o] = q;
+  if (GROW && red) {
+    red_max(red + 1, fabs(q));
+    red_max(red + 2, w1 * fabs(q1));
+  }
   __syncthreads();
   const T yprev = c > 0 ? rq[o - stride] : (T)0;
+  bool flag = false;
+  if (GROW) {
+    /* 5. the residual of the step-2 row in original units (w1) against
+     * rtol (max D max|y_L| + max w1|q1|) of the system (red == NULL: this
+     * thread's own maxima, stricter) */
+    const T ynext = c + 1 < P ? rq[o + stride] : (T)0;
+    const T Dm = red ? red[0] : dmx, Ym = red ? red[1] : fabs(q), WQm = red ? red[2] : w1 * fabs(q1);
+    const T rL = q1 - s1 * yprev - q - p1 * ynext;
+    const T tol = rtol * (Dm * Ym + WQm);
+    flag = nmx > (T)TRIDI_GROWTH_LIMIT * Dm || !(fabs(rL) * w1 <= tol);
+  }
   qF = qF - sF * yprev - pF * q;
   qL = q;
   sF = pF = sL = pL = (T)0;
+  return flag;
 }
 
+/* The system's slot badrow_g before finish_info (the kernels set it with
+ * their tile's barrier); -1 there means growth flagged, r >= 0 a breakdown
+ * near row r (which wins) */
+constexpr int kNoBad = -2;
+
 /* Common tail of the kernels, after the reduced solve: decide breakdown and
+ * growth (grown: this thread's verdict, pcr_reduced's, when p.growth) and
  * write info.  Returns after a barrier, so x may be stored afterwards (in
  * place, x is d: the sequential check must finish reading d first). */
 template <typename T>
 __device__ __forceinline__ void finish_info(const KParams &p, int64_t s, bool active, bool leader,
-                                            int my_bad, int *badrow_g) {
+                                            int my_bad, int *badrow_g, bool grown = false) {
   if (my_bad >= 0) atomicMax(badrow_g, my_bad);
-  const int any_bad = __syncthreads_or(my_bad >= 0);
+  else if (grown) atomicMax(badrow_g, -1);
+  const int any_bad = __syncthreads_or(my_bad >= 0 || grown);
   int32_t code = 0;
   if (any_bad) {
-    if (leader && active && *badrow_g >= 0) code = seq_check<T>(p, s, *badrow_g);
+    if (leader && active) {
+      const int v = *badrow_g;
+      if (v >= 0) code = seq_check<T>(p, s, v);
+      else if (v == -1) code = TRIDI_INFO_INACCURATE;
+    }
     __syncthreads();
   }
   if (leader && active && p.info) p.info[s] = code;
@@ -163,8 +255,21 @@ struct ChunkState {
   T dl[M], al[M], gm[M];
   T sF, pF, qF, sL, pL, qL;
   T nonfin;
+  /* growth: max N and max D of the chunk's rows < n, and |pivot| of its L
+   * row (0 when that row is >= n) */
+  T nmx, dmx, wL;
   bool b0_zero;
 };
+
+/* N and D of a row eliminated by the chunk sweep: u = b - a gm the pivot,
+ * al the spike coefficient of the row above (docs/accuracy.md) */
+template <typename T>
+__device__ __forceinline__ void growth_row(T a, T b, T c, T gm, T al, T &nmx, T &dmx) {
+  const T t = fabs(a) + fabs(c);
+  const T u = b - a * gm;
+  nmx = fmax_(nmx, (t + fabs(a) * (fabs(gm) + (T)2 * fabs(al))) + fabs(u));
+  dmx = fmax_(dmx, t + fabs(b));
+}
 
 /* The modified Thomas sweep over a chunk or segment whose first unknown u_0
  * is a parameter: after step() of row k, u_k = dlt - alt u_0 - gmt u_{k+1};
@@ -214,11 +319,13 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   /* 0 * v is NaN exactly when v is Inf or NaN: an Inf input can otherwise
    * vanish from the hybrid's result (e.g. an infinite b_0) */
   T nonfin = a0 * (T)0 + b0 * (T)0 + c0 * (T)0 + d0 * (T)0;
+  T nmx = 0, dmx = 0;
   FwdSweep<T> f;
 #pragma unroll
   for (int k = 1; k < M - 1; ++k) {
     const T ak = get(0, k), bk = get(1, k), ck = get(2, k), dk = get(3, k);
     nonfin += ak * (T)0 + bk * (T)0 + ck * (T)0 + dk * (T)0;
+    if (FULL || row0 + k < n) growth_row(ak, bk, ck, f.gmt, f.alt, nmx, dmx);
     f.step(ak, bk, ck, dk);
     c.dl[k] = f.dlt;
     c.al[k] = f.alt;
@@ -227,6 +334,9 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   {
     const T aL = get(0, M - 1), bL = get(1, M - 1), cL = get(2, M - 1), dLv = get(3, M - 1);
     nonfin += aL * (T)0 + bL * (T)0 + cL * (T)0 + dLv * (T)0;
+    const bool in = FULL || row0 + M - 1 < n;
+    if (in) growth_row(aL, bL, cL, f.gmt, f.alt, nmx, dmx);
+    c.wL = in ? fabs(bL - aL * f.gmt) : (T)0;
     f.last(aL, bL, cL, dLv, c.sL, c.pL, c.qL);
   }
 #pragma unroll
@@ -239,7 +349,14 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
     const T d1 = M > 2 ? c.dl[1] : (T)0, a1 = M > 2 ? c.al[1] : (T)0,
             g1 = M > 2 ? c.gm[1] : (T)-1;
     first_row(a0, b0, c0, d0, d1, a1, g1, c.sF, c.pF, c.qF);
+    if (FULL || row0 < n) {
+      const T t = fabs(a0) + fabs(c0);
+      nmx = fmax_(nmx, (t + fabs(c0) * (fabs(a1) + fabs(g1))) + fabs(b0 - c0 * a1));
+      dmx = fmax_(dmx, t + fabs(b0));
+    }
   }
+  c.nmx = nmx;
+  c.dmx = dmx;
   c.nonfin = nonfin;
   c.b0_zero = b0 == (T)0;
 }

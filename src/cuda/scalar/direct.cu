@@ -21,16 +21,17 @@ namespace {
  * place, x is d and the sequential check reads d). */
 template <typename T, int M>
 __device__ __forceinline__ void direct_finish(const KParams &p, const int64_t *soff, T *rs, T *rp, T *rq,
-                                              int *badrow, int G, int g, int P, int chunk, int64_t sbase,
+                                              T *red, int *badrow, int G, int g, int P, int chunk, int64_t sbase,
                                               bool active, int64_t neff, ChunkState<T, M> &cs) {
   const int64_t n = p.n, row0 = (int64_t)chunk * M;
-  pcr_reduced<T>(rs, rp, rq, g, G, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
+  const bool grown = pcr_reduced<T, true>(rs, rp, rq, g, G, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL,
+                                          cs.qL, red + kRedSlots * g, cs.wL, cs.nmx, cs.dmx, residual_tol<T>(n));
   const T xF = cs.qF, xL = cs.qL;
   const T xfin = chunk_xfin<T, M>(cs, row0, neff, xF, xL);
   int my_bad = -1;
   if (active && row0 < n && ((chunk == 0 && cs.b0_zero) || !finite_(cs.nonfin) || !finite_(xfin)))
     my_bad = clamp_row(row0);
-  finish_info<T>(p, sbase + g, active, chunk == 0, my_bad, &badrow[g]);
+  finish_info<T>(p, sbase + g, active, chunk == 0, my_bad, &badrow[g], p.growth && grown);
   if (active) direct_store<T, M>(p, soff, G, g, row0, n, cs, xF, xL);
 }
 
@@ -45,6 +46,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   T *rs = (T *)(badrow + 2 * G);
   T *rp = rs + (size_t)2 * G * P;
   T *rq = rp + (size_t)2 * G * P;
+  T *red = rq + (size_t)2 * G * P; /* [G][kRedSlots]: growth maxima of each system */
   const int g = tid & (G - 1);
   const int chunk = tid >> logG;
   const int64_t n = p.n;
@@ -53,13 +55,14 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   for (int64_t sbase = (int64_t)blockIdx.x * G; sbase < p.nsys;
        sbase += (int64_t)gridDim.x * G) {
     tridi_dev_stage_offsets(p, sbase, G, tid, soff);
-    if (tid < G) badrow[tid] = -1;
+    if (tid < G) badrow[tid] = kNoBad;
+    for (int i = tid; i < kRedSlots * G; i += blockDim.x) red[i] = (T)0;
     __syncthreads();
     const bool active = sbase + g < p.nsys;
     const int64_t neff = active ? n : 0;
     ChunkState<T, M> cs;
     direct_eliminate<T, M>(p, soff, G, g, row0, neff, cs);
-    direct_finish<T, M>(p, soff, rs, rp, rq, badrow, G, g, P, chunk, sbase, active, neff, cs);
+    direct_finish<T, M>(p, soff, rs, rp, rq, red, badrow, G, g, P, chunk, sbase, active, neff, cs);
     __syncthreads();
   }
 }
@@ -138,7 +141,8 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   T *rs = (T *)(badrow + 2 * G);
   T *rp = rs + (size_t)2 * G * P;
   T *rq = rp + (size_t)2 * G * P;
-  T *tile = (T *)(((uintptr_t)(rq + (size_t)2 * G * P) + 15) & ~(uintptr_t)15);
+  T *red = rq + (size_t)2 * G * P; /* [G][kRedSlots]: growth maxima of each system */
+  T *tile = (T *)(((uintptr_t)(red + (size_t)kRedSlots * G) + 15) & ~(uintptr_t)15);
   const int g = tid & (G - 1);
   const int chunk = tid >> logG;
   const int64_t n = p.n;
@@ -154,7 +158,8 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   for (int buf = 0; t < ntiles; t += gridDim.x, buf ^= 1) {
     const int64_t sbase = t * G, tn = t + gridDim.x;
     const int64_t *soff = soffb + buf * 5 * G, *soffn = soffb + (buf ^ 1) * 5 * G;
-    if (tid < G) badrow[tid] = -1;
+    if (tid < G) badrow[tid] = kNoBad;
+    for (int i = tid; i < kRedSlots * G; i += blockDim.x) red[i] = (T)0;
     if (tn < ntiles) tridi_dev_stage_offsets(p, tn * G, G, tid, (int64_t *)soffn);
     cp_async_wait_prev0();
     __syncthreads();
@@ -166,7 +171,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     eliminate_chunk<T, M>([&](int k, int j) -> T { return src[k * KS + j * G]; }, row0, neff, cs);
     __syncthreads();
     if (tn < ntiles) pipe_copy<T, M>(p, soffn, G, logG, logP, tn * G, CP, KS, tile);
-    direct_finish<T, M>(p, soff, rs, rp, rq, badrow, G, g, P, chunk, sbase, active, neff, cs);
+    direct_finish<T, M>(p, soff, rs, rp, rq, red, badrow, G, g, P, chunk, sbase, active, neff, cs);
     __syncthreads();
   }
 }
@@ -200,7 +205,7 @@ bool direct_shape(DirectCfg *dc, int64_t n, int64_t nsys, int M, int cap, size_t
   dc->logG = ilog2(G);
   dc->logP = ilog2(P);
   dc->threads = (int)(G * P);
-  dc->smem = (size_t)G * (5 * 8 + 8) + es * (size_t)6 * G * P;
+  dc->smem = (size_t)G * (5 * 8 + 8) + es * ((size_t)6 * G * P + (size_t)kRedSlots * G);
   const int64_t blocks = (nsys + G - 1) / G;
   dc->grid = (unsigned)(blocks < 0x7fffffffll ? blocks : 0x7fffffffll);
   return true;
@@ -235,7 +240,8 @@ tridi_status plan_direct(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan
     int CP = M * G;
     while (CP % Lb != G % Lb) CP += G;
     const size_t smem =
-        ((size_t)G * (10 * 8 + 8) + es * (size_t)6 * G * P + 15) / 16 * 16 + es * (size_t)4 * P * CP;
+        ((size_t)G * (10 * 8 + 8) + es * ((size_t)6 * G * P + (size_t)kRedSlots * G) + 15) / 16 * 16 +
+        es * (size_t)4 * P * CP;
     /* the pipelined kernel's 16-byte tile copies need G adjacent systems
      * and rows of 16-byte multiples in every input; and each system
      * within the extent limit, or rows of whole 128-byte lines

@@ -33,6 +33,7 @@ struct KParams {
   int nbatch;
   int reused; /* bit k: operand k has a zero batch stride (the same rows serve
                  several systems): the staged kernel copies it through L1 */
+  int growth; /* flag growth (plan->growth): TRIDI_INFO_INACCURATE */
 };
 
 /* Blocks of the staged and direct kernels have at most this many threads */

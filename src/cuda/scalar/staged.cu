@@ -88,6 +88,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   T *rs = buf_all + (size_t)NB * 4 * G * LD;
   T *rp = rs + (size_t)2 * G * P;
   T *rq = rp + (size_t)2 * G * P;
+  T *red = rq + (size_t)2 * G * P; /* [G][kRedSlots]: growth maxima of each system */
 
   const int g = tid >> logP;
   const int chunk = tid & (P - 1);
@@ -141,7 +142,8 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     } else {
       set_offsets(soff, sbase);
     }
-    if (tid < G) badrow[tid] = -1;
+    if (tid < G) badrow[tid] = kNoBad;
+    for (int i = tid; i < kRedSlots * G; i += nt) red[i] = (T)0;
     __syncthreads();
     const int gmax = (int)((p.nsys - sbase) < G ? (p.nsys - sbase) : G);
 
@@ -241,7 +243,9 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
       chunk_eliminate<T, M, false>(ld, row0, neff, cs);
 
     /* 3. reduced system */
-    pcr_reduced<T>(rs, rp, rq, g * 2 * P, 1, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
+    const bool grown = pcr_reduced<T, true>(rs, rp, rq, g * 2 * P, 1, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL,
+                                            cs.pL, cs.qL, red + kRedSlots * g, cs.wL, cs.nmx, cs.dmx,
+                                            residual_tol<T>(n));
     const T xF = cs.qF, xL = cs.qL;
 
     /* 4. unknowns into shared memory (buf's a region is free: every read of
@@ -258,7 +262,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
         }
       }
     }
-    finish_info<T>(p, sbase + g, active, chunk == 0, my_bad, &badrow[g]);
+    finish_info<T>(p, sbase + g, active, chunk == 0, my_bad, &badrow[g], p.growth && grown);
     __syncthreads();
     if (PH) {
       /* x: whole 16-byte pieces inside each system, ragged ends by element */
@@ -327,7 +331,7 @@ const void *staged_kernel(bool f64, int M, StagedCopy c, bool l1 = false) {
 }
 
 size_t staged_smem(size_t es, int G, int P, int LD, int nb = 1, bool ph = false) {
-  return staged_hdr_bytes(nb, G, ph) + es * ((size_t)nb * 4 * G * LD + (size_t)6 * G * P);
+  return staged_hdr_bytes(nb, G, ph) + es * ((size_t)nb * 4 * G * LD + (size_t)6 * G * P + (size_t)kRedSlots * G);
 }
 
 } /* namespace */

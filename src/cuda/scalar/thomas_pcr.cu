@@ -269,6 +269,7 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_execute(const struct tridi_plan_s 
   for (int j = 0; j < L->nbatch; ++j) kp.bext[j] = L->bext[j];
   kp.nbatch = L->nbatch;
   kp.reused = cp->reused;
+  kp.growth = plan->growth;
   kp.info = args->info;
   kp.ws = args->ws;
   kp.n = L->n;

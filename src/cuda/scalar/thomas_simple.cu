@@ -21,7 +21,12 @@
  *                             instead of shared memory.
  *
  * All three do the reference Thomas recurrences (src/ref/ref_thomas.c),
- * with its checks and info codes; x of a failed system is unspecified. */
+ * with its checks and info codes; x of a failed system is unspecified.
+ * Growth detection as in the reference: the running maxima of
+ * N_i = |a_i| + |a_i c'_{i-1}| + |u_i| + |c_i| and D_i = |a_i| + |b_i| + |c_i|
+ * in registers; a system that does not break down and has max N >
+ * TRIDI_GROWTH_LIMIT max D gets TRIDI_INFO_INACCURATE (x written) when
+ * the plan flags growth (plan->growth: not with assume_dominant). */
 #include "../common/device.cuh"
 #include "../common/launch.h"
 #include "cuda_backend.h"
@@ -45,7 +50,19 @@ struct TParams {
   int64_t bstride[TRIDI_NUM_OPERANDS][TRIDI_MAX_RANK];
   int nbatch;
   int64_t wstride; /* TRIDI_ALG_THOMAS: workspace row stride (elements) */
+  int growth;      /* flag growth (plan->growth) */
 };
+
+/* Row i's growth terms (src/ref/ref_thomas.c, the same operations in the
+ * same order): acp = a_i c'_{i-1}, m = b_i - acp the pivot */
+template <typename T>
+__device__ __forceinline__ void growth_row(T ai, T bi, T ci, T acp, T m, T &nmax, T &dmax) {
+  const T t = fabs(ai) + fabs(ci);
+  const T ni = (t + fabs(acp)) + fabs(m);
+  const T di_ = t + fabs(bi);
+  nmax = ni > nmax ? ni : nmax;
+  dmax = di_ > dmax ? di_ : dmax;
+}
 
 /* ---- one thread per system, no transposition ---------------------------- */
 
@@ -62,7 +79,7 @@ __global__ void k_thomas_thread(TParams p) {
     const T *c = (const T *)p.op[2] + off[2], *d = (const T *)p.op[3] + off[3];
     T *x = (T *)p.op[4] + off[4];
     int32_t code = 0;
-    T cp = 0, dp = 0;
+    T cp = 0, dp = 0, nmax = 0, dmax = 0;
     for (int64_t i = 0; i < n; ++i) {
       const T ai = i > 0 ? a[i * p.as[0]] : (T)0;
       const T bi = b[i * p.as[1]];
@@ -72,11 +89,13 @@ __global__ void k_thomas_thread(TParams p) {
         code = (int32_t)(-(i + 1));
         break;
       }
-      const T m = bi - ai * cp;
+      const T acp = ai * cp;
+      const T m = bi - acp;
       if (m == (T)0) {
         code = (int32_t)(i + 1);
         break;
       }
+      growth_row<T>(ai, bi, ci, acp, m, nmax, dmax);
       const T r = (T)1 / m;
       cp = ci * r;
       dp = (di - ai * dp) * r;
@@ -98,6 +117,7 @@ __global__ void k_thomas_thread(TParams p) {
         x[i * p.as[4]] = xn;
       }
     }
+    if (code == 0 && p.growth && nmax > (T)TRIDI_GROWTH_LIMIT * dmax) code = TRIDI_INFO_INACCURATE;
     if (p.info) p.info[s] = code;
   }
 }
@@ -218,7 +238,7 @@ __global__ void __launch_bounds__(32 * kWarps) k_thomas_tiled(TParams p) {
     T *x = (T *)p.op[4] + off[4];
     T *w = (T *)p.ws + (in ? s : 0) * n; /* c' of this system, contiguous */
     int32_t code = 0;
-    T cp = 0, dp = 0;
+    T cp = 0, dp = 0, nmax = 0, dmax = 0;
     /* forward sweep */
     for (int64_t row0 = 0; row0 < n; row0 += TR) {
       T va[TR], vb[TR], vc[TR], vd[TR];
@@ -235,11 +255,13 @@ __global__ void __launch_bounds__(32 * kWarps) k_thomas_tiled(TParams p) {
           code = (int32_t)(-(i + 1));
           continue;
         }
-        const T m = bi - ai * cp;
+        const T acp = ai * cp;
+        const T m = bi - acp;
         if (m == (T)0) {
           code = (int32_t)(i + 1);
           continue;
         }
+        growth_row<T>(ai, bi, ci, acp, m, nmax, dmax);
         const T r = (T)1 / m;
         cp = ci * r;
         dp = (di - ai * dp) * r;
@@ -277,6 +299,7 @@ __global__ void __launch_bounds__(32 * kWarps) k_thomas_tiled(TParams p) {
       }
       tl.store(vx, x, p.as[4], row0, n, in && code == 0);
     }
+    if (code == 0 && p.growth && nmax > (T)TRIDI_GROWTH_LIMIT * dmax) code = TRIDI_INFO_INACCURATE;
     if (in && p.info) p.info[s] = code;
   }
 }
@@ -304,6 +327,7 @@ extern "C" tridi_status tridi_cuda_thomas_init(struct tridi_plan_s *plan) {
   p.nsys = L->nsys;
   for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) p.as[k] = L->axis_stride[k];
   p.nbatch = L->nbatch;
+  p.growth = plan->growth;
   for (int j = 0; j < L->nbatch; ++j) {
     p.bext[j] = L->bext[j];
     for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) p.bstride[k][j] = L->bstride[k][j];

@@ -17,14 +17,18 @@ template <typename T, int M>
 __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p, int G, int logG, int P) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T *rs = (T *)smem_raw, *rp = rs + 2 * P * G, *rq = rp + 2 * P * G;
-  int *badrow = (int *)(rq + 2 * P * G); /* [G] */
+  T *red = rq + 2 * P * G;              /* [G][kRedSlots]: growth maxima of each system */
+  int *badrow = (int *)(red + kRedSlots * G); /* [G] */
   const int tid = threadIdx.x;
   const int g = tid & (G - 1), c = tid >> logG;
   const int64_t s = (int64_t)blockIdx.x * G + g;
   const int64_t n = s < p.nsys ? p.len[s] : 0; /* 0: not this kernel's system */
   const int64_t row0 = (int64_t)c * M;
   const int64_t ld = p.ld;
-  if (c == 0) badrow[g] = -1;
+  if (c == 0) {
+    badrow[g] = kNoBad;
+    for (int k = 0; k < kRedSlots; ++k) red[kRedSlots * g + k] = (T)0;
+  }
   /* a, b, c through the read-only path; d may be x (in place) */
   auto ldv = [&](int k, int j) -> T {
     const T *src = (const T *)p.op[k] + (row0 + j) * ld + s;
@@ -36,7 +40,9 @@ __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p
     chunk_eliminate<T, M, true>(ldv, row0, n, cs);
   else
     chunk_eliminate<T, M, false>(ldv, row0, n, cs);
-  pcr_reduced<T>(rs, rp, rq, g, G, 2 * c, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
+  const bool grown = pcr_reduced<T, true>(rs, rp, rq, g, G, 2 * c, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL,
+                                          red + kRedSlots * g, cs.wL, cs.nmx, cs.dmx, residual_tol<T>(n)) &&
+                     p.growth;
   const T xF = cs.qF, xL = cs.qL;
 
   int my_bad = (row0 < n && ((c == 0 && cs.b0_zero) || !finite_(cs.nonfin))) ? (int)row0 : -1;
@@ -44,15 +50,18 @@ __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p
   for (int j = 0; j < M; ++j)
     if (row0 + j < n && !finite_(chunk_x(cs, j, xF, xL))) my_bad = (int)(row0 + j);
   if (my_bad >= 0) atomicMax(&badrow[g], my_bad);
-  if (__syncthreads_or(my_bad >= 0)) {
+  else if (grown) atomicMax(&badrow[g], -1); /* a breakdown row wins */
+  if (__syncthreads_or(my_bad >= 0 || grown)) {
     /* in place x is d: the re-check reads d before any x is stored */
     if (c == 0 && n > 0 && badrow[g] >= 0) {
       const int32_t code = var_seq_check<T>(p, s, ld, n, (int32_t)(-(badrow[g] + 1)));
       if (p.info) p.info[s] = code;
+    } else if (c == 0 && n > 0 && badrow[g] == -1 && p.info) {
+      p.info[s] = TRIDI_INFO_INACCURATE;
     }
     __syncthreads();
   }
-  if (c == 0 && n > 0 && badrow[g] < 0 && p.info) p.info[s] = 0;
+  if (c == 0 && n > 0 && badrow[g] == kNoBad && p.info) p.info[s] = 0;
   T *X = (T *)p.op[4];
 #pragma unroll
   for (int j = 0; j < M; ++j)
@@ -62,7 +71,7 @@ __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p
 template <typename T, int M>
 cudaError_t var_inter_launch_t(const VarParams &p, int G, int P, cudaStream_t stream) {
   const int64_t blocks = (p.nsys + G - 1) / G;
-  const size_t smem = (size_t)6 * P * G * sizeof(T) + (size_t)G * sizeof(int);
+  const size_t smem = ((size_t)6 * P * G + (size_t)kRedSlots * G) * sizeof(T) + (size_t)G * sizeof(int);
   int logG = 0;
   while ((1 << logG) < G) ++logG;
   var_inter_kernel<T, M><<<(unsigned)blocks, G * P, smem, stream>>>(p, G, logG, P);

@@ -32,6 +32,7 @@ struct VarParams {
   const int32_t *len;    /* B lengths (short systems; long ones are 0: skipped) */
   int64_t nsys;
   int64_t ld;
+  int growth; /* flag growth (plan->growth): TRIDI_INFO_INACCURATE */
 };
 
 /* The long systems of a batch (var_long.cu), sorted by length: system
@@ -43,6 +44,18 @@ struct VarLong {
   int64_t stride;
   void *ws;
 };
+
+/* Row i's growth terms of the reference Thomas (src/ref/ref_thomas.c: the
+ * same operations in the same order; acp = a_i c'_{i-1}, m = b_i - acp): the
+ * system is flagged when max N > TRIDI_GROWTH_LIMIT max D */
+template <typename T>
+__device__ __forceinline__ void var_growth_row(T ai, T bi, T ci, T acp, T m, T &nmax, T &dmax) {
+  const T t = fabs(ai) + fabs(ci);
+  const T ni = (t + fabs(acp)) + fabs(m);
+  const T di_ = t + fabs(bi);
+  nmax = ni > nmax ? ni : nmax;
+  dmax = di_ > dmax ? di_ : dmax;
+}
 
 /* The reference Thomas checks on one strided system in device memory: the
  * info code of the first breakdown of the forward sweep, or `clean` when the

@@ -1,6 +1,6 @@
 /* Systems of a variable-size batch longer than the tile kernels take: the
  * reference Thomas recurrences (src/ref/ref_thomas.c: same operations, same
- * checks, same info codes), one thread a system, all long systems of the
+ * checks, same info codes, the same growth flag), one thread a system, all long systems of the
  * batch in one launch.  c' goes to the plan's workspace and d' to x (x may
  * be d: each d_i is read before x_i is written), so these systems move 9
  * words an unknown instead of 5; the systems are sorted by length at plan
@@ -25,7 +25,7 @@ __global__ void __launch_bounds__(128) var_long_kernel(VarParams p, VarLong lg) 
    * recurrences: one memory latency a block instead of one a row */
   constexpr int U = 8;
   int32_t code = 0;
-  T cp = 0, dp = 0;
+  T cp = 0, dp = 0, nmax = 0, dmax = 0;
   for (int64_t i0 = 0; i0 < n && code == 0; i0 += U) {
     T a[U], b[U], c[U], d[U];
 #pragma unroll
@@ -45,11 +45,13 @@ __global__ void __launch_bounds__(128) var_long_kernel(VarParams p, VarLong lg) 
         code = (int32_t)(-(i + 1));
         break;
       }
-      const T m = b[u] - a[u] * cp;
+      const T acp = a[u] * cp;
+      const T m = b[u] - acp;
       if (m == (T)0) {
         code = (int32_t)(i + 1);
         break;
       }
+      var_growth_row<T>(a[u], b[u], c[u], acp, m, nmax, dmax);
       const T r = (T)1 / m;
       cp = c[u] * r;
       dp = (d[u] - a[u] * dp) * r;
@@ -84,6 +86,7 @@ __global__ void __launch_bounds__(128) var_long_kernel(VarParams p, VarLong lg) 
       }
     }
   }
+  if (code == 0 && p.growth && nmax > (T)TRIDI_GROWTH_LIMIT * dmax) code = TRIDI_INFO_INACCURATE;
   if (p.info) p.info[s] = code;
 }
 

@@ -14,7 +14,10 @@
  * Breakdown: a tile with a chunk whose inputs or x are not finite, or that
  * holds a system's first row with b = 0, is solved again by the reference
  * recurrences, one thread a system, in shared memory: those systems get the
- * reference's x and info codes (step 5 of the kernel). */
+ * reference's x and info codes (step 5 of the kernel).  So is a tile where
+ * a thread's growth indicator fires (chunk.cuh; with the thread's own
+ * maxima, as the systems of a tile share the reduced system): its systems
+ * are then flagged by the reference's growth rule, exactly as on the CPU. */
 #include "var_kernels.cuh"
 
 #include <cub/block/block_scan.cuh>
@@ -35,9 +38,9 @@ __host__ __device__ constexpr size_t var_packed_buf_elems(int M) {
  * tile buf ([4][LDS]: a, b, c, d): c' and d' overwrite the system's own rows
  * of c and d, x goes to its rows of a.  Returns the info code. */
 template <typename T>
-__device__ int32_t var_smem_thomas(T *buf, size_t LDS, int r, int n) {
+__device__ int32_t var_smem_thomas(T *buf, size_t LDS, int r, int n, bool growth) {
   T *A = buf, *B = buf + LDS, *C = buf + 2 * LDS, *D = buf + 3 * LDS;
-  T cp = 0, dp = 0;
+  T cp = 0, dp = 0, nmax = 0, dmax = 0;
   for (int i = 0; i < n; ++i) {
     const int e = var_pad<T>(r + i);
     const T ai = i > 0 ? A[e] : (T)0;
@@ -45,8 +48,10 @@ __device__ int32_t var_smem_thomas(T *buf, size_t LDS, int r, int n) {
     const T ci = i < n - 1 ? C[e] : (T)0;
     const T di = D[e];
     if (!finite_(ai) || !finite_(bi) || !finite_(ci) || !finite_(di)) return -(i + 1);
-    const T m = bi - ai * cp;
+    const T acp = ai * cp;
+    const T m = bi - acp;
     if (m == (T)0) return i + 1;
+    var_growth_row<T>(ai, bi, ci, acp, m, nmax, dmax);
     const T rr = (T)1 / m;
     cp = ci * rr;
     dp = (di - ai * dp) * rr;
@@ -62,7 +67,7 @@ __device__ int32_t var_smem_thomas(T *buf, size_t LDS, int r, int n) {
     if (!finite_(xn)) return -(i + 1);
     A[e] = xn;
   }
-  return 0;
+  return growth && nmax > (T)TRIDI_GROWTH_LIMIT * dmax ? TRIDI_INFO_INACCURATE : 0;
 }
 
 template <typename T, int M>
@@ -131,7 +136,8 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
     const int q0 = sys_before - 1 + (int)(chunk_first & 1u); /* system of row r0 */
 
     /* 4. the reduced system */
-    pcr_reduced<T>(rs, rp, rq, 0, 1, 2 * tid, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
+    const bool grown = pcr_reduced<T, true>(rs, rp, rq, 0, 1, 2 * tid, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL,
+                                            cs.qL, nullptr, cs.wL, cs.nmx, cs.dmx, residual_tol<T>(0));
     const T xF = cs.qF, xL = cs.qL;
 
     /* 5. breakdown.  The systems of a tile share its reduced system, and
@@ -142,7 +148,7 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
      * c' and d', x goes to a's rows): every system of it then has the
      * reference's x and info code.  Rare by nature; the clean tiles keep
      * the hybrid. */
-    bool chunk_bad = !finite_(cs.nonfin);
+    bool chunk_bad = !finite_(cs.nonfin) || (p.growth && grown);
 #pragma unroll
     for (int j = 0; j < M; ++j) {
       if (r0 + j >= nrows) break;
@@ -154,7 +160,7 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
       for (int q = tid; q < tile.nsys; q += P) {
         const int64_t s = tile.sys0 + q;
         const int r = (int)(p.off[s] - tile.row0), n = (int)(p.off[s + 1] - p.off[s]);
-        const int32_t code = var_smem_thomas<T>(buf, LDS, r, n);
+        const int32_t code = var_smem_thomas<T>(buf, LDS, r, n, p.growth != 0);
         if (p.info) p.info[s] = code;
       }
     } else {

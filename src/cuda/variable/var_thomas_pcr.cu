@@ -157,6 +157,7 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
   VarParams &kp = vp->kp;
   memset(&kp, 0, sizeof kp);
   kp.nsys = v->nsys;
+  kp.growth = plan->growth;
   if (packed) {
     VarTile *tiles = (VarTile *)malloc((size_t)(v->nsys > 0 ? v->nsys : 1) * sizeof *tiles);
     const int64_t nwords = v->total / 32 + 2;

@@ -1,0 +1,153 @@
+/* The host model of the Thomas-PCR hybrid and its growth indicator
+ * (growth_model.h).  Each line mirrors src/cuda/scalar/chunk.cuh. */
+#include "growth_model.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+#define GM_LIMIT 8 /* TRIDI_GROWTH_LIMIT */
+
+/* the residual tolerance factor (times eps): chunk.cuh's residual_tol */
+#ifndef GM_TAUN
+#define GM_TAUN(n) ((n) > 64 ? (n) : 64)
+#endif
+#define GM_HYBRID(NAME, T, FABS, EPS)                                                                  \
+  int NAME(int64_t n, int M, const T *a, const T *b, const T *c, const T *d, T *x, double *g) {  \
+    int64_t P = 1;                                                                             \
+    while (P * M < n) P *= 2;                                                                  \
+    const int64_t np = P * M;                                                                  \
+    T *mem = malloc(sizeof(T) * (size_t)(3 * np + 21 * P));                                    \
+    if (!mem) return -1;                                                                       \
+    T *dl = mem, *al = dl + np, *gm = al + np;                                                 \
+    T *sF = gm + np, *pF = sF + P, *qF = pF + P, *sL = qF + P, *pL = sL + P, *qL = pL + P;       \
+    T *w = qL + P, *s = w + P, *pp = s + P, *q = pp + P, *s2 = q + P, *p2 = s2 + P,            \
+      *q2 = p2 + P, *nm = q2 + P, *dm = nm + P, *wF = dm + P, *wL = wF + P, *w1 = wL + P,      \
+      *s1 = w1 + P, *p1 = s1 + P, *q1 = p1 + P;                                                \
+    T nmx = 0, dmx = 0, gmx = 0;                                                                      \
+    for (int64_t ch = 0; ch < P; ++ch) {                                                       \
+      const int64_t r0 = ch * M;                                                               \
+      nmx = dmx = 0;                                                                           \
+      T av[64], bv[64], cv[64], dv[64];                                                        \
+      for (int j = 0; j < M; ++j) {                                                            \
+        const int64_t i = r0 + j;                                                              \
+        const int in = i < n;                                                                  \
+        av[j] = in && i > 0 ? a[i] : 0;                                                        \
+        bv[j] = in ? b[i] : 1;                                                                 \
+        cv[j] = in && i < n - 1 ? c[i] : 0;                                                    \
+        dv[j] = in ? d[i] : 0;                                                                 \
+        const T dd = (FABS(av[j]) + FABS(cv[j])) + FABS(bv[j]);                                \
+        if (in) dmx = dd > dmx ? dd : dmx; /* rows >= n are not the system's */                \
+      }                                                                                        \
+      T dlt = 0, alt = -1, gmt = 0;                                                            \
+      for (int k = 1; k < M; ++k) {                                                            \
+        const T ak = av[k], bk = bv[k], ck = cv[k], dk = dv[k];                                \
+        const T u = bk - ak * gmt;                                                             \
+        const T nn = ((FABS(ak) + FABS(ck)) + FABS(ak) * (FABS(gmt) + 2 * FABS(alt))) + FABS(u); \
+        if (r0 + k < n) nmx = nn > nmx ? nn : nmx;                                             \
+        const T r = (T)1 / u;                                                                  \
+        if (k < M - 1) {                                                                       \
+          gmt = r * ck;                                                                        \
+          dlt = r * (dk - ak * dlt);                                                           \
+          alt = -r * ak * alt;                                                                 \
+          dl[r0 + k] = dlt;                                                                    \
+          al[r0 + k] = alt;                                                                    \
+          gm[r0 + k] = gmt;                                                                    \
+        } else {                                                                               \
+          sL[ch] = -ak * alt * r;                                                              \
+          pL[ch] = ck * r;                                                                     \
+          qL[ch] = (dk - ak * dlt) * r;                                                        \
+          w[ch] = wL[ch] = r0 + k < n ? FABS(u) : 0;                                                                   \
+        }                                                                                      \
+      }                                                                                        \
+      for (int k = M - 3; k >= 1; --k) {                                                       \
+        dl[r0 + k] -= gm[r0 + k] * dl[r0 + k + 1];                                             \
+        al[r0 + k] -= gm[r0 + k] * al[r0 + k + 1];                                             \
+        gm[r0 + k] = -gm[r0 + k] * gm[r0 + k + 1];                                             \
+      }                                                                                        \
+      {                                                                                        \
+        const T a0 = av[0], b0 = bv[0], c0 = cv[0], d0 = dv[0];                                \
+        const T d1 = dl[r0 + 1], a1 = al[r0 + 1], g1 = gm[r0 + 1];                             \
+        const T u = b0 - c0 * a1;                                                              \
+        const T nn = ((FABS(a0) + FABS(c0)) + FABS(c0) * (FABS(a1) + FABS(g1))) + FABS(u);     \
+        if (r0 < n) nmx = nn > nmx ? nn : nmx;                                                 \
+        wF[ch] = r0 < n ? FABS(u) : 0;                                                                      \
+        const T inv = (T)1 / u;                                                                \
+        sF[ch] = a0 * inv;                                                                     \
+        pF[ch] = -c0 * g1 * inv;                                                               \
+        qF[ch] = (d0 - c0 * d1) * inv;                                                         \
+      }                                                                                        \
+      nm[ch] = nmx;                                                                            \
+      dm[ch] = dmx;                                                                            \
+    }                                                                                          \
+    /* pcr_reduced: the F rows eliminated from the L rows (step 2): P rows                      \
+     * L' (s1, p1, q1) in the L unknowns, in original units w1 = |u_L| |den| */                 \
+    for (int64_t ch = 0; ch < P; ++ch) {                                                        \
+      const T sn = ch + 1 < P ? sF[ch + 1] : 0, pn = ch + 1 < P ? pF[ch + 1] : 0,               \
+              qn = ch + 1 < P ? qF[ch + 1] : 0;                                                 \
+      const T den = (T)1 - sL[ch] * pF[ch] - pL[ch] * sn;                                       \
+      const T nn = w[ch] * ((1 + FABS(sL[ch]) * ((2 + FABS(sF[ch])) + FABS(pF[ch]))) +          \
+                            FABS(pL[ch]) * ((2 + FABS(sn)) + FABS(pn)));                        \
+      nm[ch] = nn > nm[ch] ? nn : nm[ch];                                                       \
+      w1[ch] = w[ch] * FABS(den);                                                               \
+      const T r = (T)1 / den;                                                                   \
+      s[ch] = s1[ch] = -r * sL[ch] * sF[ch];                                                    \
+      pp[ch] = p1[ch] = -r * pL[ch] * pn;                                                       \
+      q[ch] = q1[ch] = r * (qL[ch] - sL[ch] * qF[ch] - pL[ch] * qn);                            \
+    }                                                                                           \
+    /* step 3: PCR (its growth is not tracked: the residual below checks it) */                 \
+    for (int64_t h = 1; h < P; h <<= 1) {                                                       \
+      for (int64_t ch = 0; ch < P; ++ch) {                                                      \
+        const int lo = ch - h >= 0, hi = ch + h < P;                                            \
+        const T sm = lo ? s[ch - h] : 0, pm = lo ? pp[ch - h] : 0, qm = lo ? q[ch - h] : 0;     \
+        const T sp = hi ? s[ch + h] : 0, pq = hi ? pp[ch + h] : 0, qp = hi ? q[ch + h] : 0;     \
+        const T r = (T)1 / ((T)1 - s[ch] * pm - pp[ch] * sp);                                   \
+        q2[ch] = r * (q[ch] - s[ch] * qm - pp[ch] * qp);                                        \
+        s2[ch] = -r * s[ch] * sm;                                                               \
+        p2[ch] = -r * pp[ch] * pq;                                                              \
+      }                                                                                         \
+      for (int64_t ch = 0; ch < P; ++ch) {                                                      \
+        s[ch] = s2[ch];                                                                         \
+        pp[ch] = p2[ch];                                                                        \
+        q[ch] = q2[ch];                                                                         \
+      }                                                                                         \
+    }                                                                                           \
+    /* the L' rows' residuals in original units (the F rows hold by their                       \
+     * back substitution), against max D max|y_L| + max w1|q1| of the system */                 \
+    int bad = 0;                                                                                \
+    T ymx = 0, wqmx = 0, dall = 0;                                                              \
+    for (int64_t ch = 0; ch < P; ++ch) {                                                        \
+      const T y2 = FABS(q[ch]), w2 = w1[ch] * FABS(q1[ch]);                                     \
+      ymx = y2 > ymx ? y2 : ymx;                                                                \
+      wqmx = w2 > wqmx ? w2 : wqmx;                                                             \
+      dall = dm[ch] > dall ? dm[ch] : dall;                                                     \
+    }                                                                                           \
+    const T tol = (T)GM_TAUN(n) * EPS * (dall * ymx + wqmx);                                        \
+    for (int64_t ch = 0; ch < P; ++ch) {                                                        \
+      const T yprev = ch > 0 ? q[ch - 1] : 0, ynext = ch + 1 < P ? q[ch + 1] : 0;               \
+      const T rL = q1[ch] - s1[ch] * yprev - q[ch] - p1[ch] * ynext;                            \
+      if (!(FABS(rL) * w1[ch] <= tol)) bad = 1;                                                 \
+    }                                                                                           \
+    for (int64_t ch = 0; ch < P; ++ch) {                                                        \
+      const T yprev = ch > 0 ? q[ch - 1] : 0;                                                   \
+      const T xF = qF[ch] - sF[ch] * yprev - pF[ch] * q[ch], xL = q[ch];                        \
+      const int64_t r0 = ch * M;                                                                \
+      for (int j = 0; j < M && r0 + j < n; ++j)                                                 \
+        x[r0 + j] = j == 0 ? xF : j == M - 1 ? xL : dl[r0 + j] - al[r0 + j] * xF - gm[r0 + j] * xL; \
+    }                                                                                           \
+    /* max N and max D of the whole system (the kernels: per thread, then a                 \
+     * shared-memory maximum per system) */                                                    \
+    int grown = 0;                                                                             \
+    for (int64_t ch = 0; ch < P; ++ch) dmx = dm[ch] > dmx ? dm[ch] : dmx;                      \
+    for (int64_t ch = 0; ch < P; ++ch) {                                                       \
+      grown |= nm[ch] > (T)GM_LIMIT * dmx;                                                     \
+      gmx = nm[ch] > gmx ? nm[ch] : gmx;                                                       \
+    }                                                                                          \
+    gmx /= dmx;                                                                                \
+    free(mem);                                                                                 \
+    if (g) g[0] = (double)gmx;                                                                 \
+    return bad || grown;                                                       \
+  }
+
+GM_HYBRID(gm_hybrid_f64, double, fabs, DBL_EPSILON)
+GM_HYBRID(gm_hybrid_f32, float, fabsf, FLT_EPSILON)

@@ -1,0 +1,32 @@
+/* A host model of the Thomas-PCR hybrid's arithmetic (src/cuda/scalar/
+ * chunk.cuh: chunk_eliminate, pcr_reduced) with its growth indicator, one
+ * system at a time, so that the indicator's property can be measured on the
+ * matrix collection without a GPU: every system is either flagged or solved
+ * to a backward error <= 10 n eps, and dominant / SPD systems are never
+ * flagged (tests/cuda/test_growth_model.c).  The model performs the
+ * kernel's operations in its order; the device's FMA contraction and its
+ * approximate f32 reciprocal differ in the last bits. */
+#ifndef TRIDI_TEST_GROWTH_MODEL_H
+#define TRIDI_TEST_GROWTH_MODEL_H
+
+#include <stdint.h>
+
+/* Solve the n-row system (a[0], c[n-1] ignored) with chunks of M rows (M a
+ * power of two >= 4) and P = the smallest power of two >= ceil(n / M)
+ * chunks, rows >= n identity rows.  x: n values.  Returns 1 when the system
+ * is flagged, else 0 (-1 when memory ran out); *g (may be NULL) receives
+ * G = max N / max D.  Flagged: G > 8 (N: the |L||U|-style row sums of
+ * every pivot the chunk sweep forms and of the reduced solve's first
+ * elimination (its step 2), in the original rows' units; D = |a| + |b| +
+ * |c| over the rows < n; both maxima of the whole system), or the residual
+ * of a row of the P-row system step 2 forms, in its original units, above
+ * max(64, n) eps (max D max|y_L| + max w|q|).  Growth alone is not enough: the
+ * reduced solve is PCR, which is not backward stable on ill-conditioned
+ * systems even without growth (dorr, randsvd_3 pass G <= 8 with backward
+ * errors up to 1e-2). */
+int gm_hybrid_f64(int64_t n, int M, const double *a, const double *b, const double *c,
+                  const double *d, double *x, double *g);
+int gm_hybrid_f32(int64_t n, int M, const float *a, const float *b, const float *c,
+                  const float *d, float *x, double *g);
+
+#endif

@@ -1,0 +1,160 @@
+/* The growth indicator of the CUDA Thomas-PCR hybrid, measured on the host
+ * model of its arithmetic (growth_model.h) over the matrix collection
+ * (tests/matrices), f32 and f64, every tile size M of the kernels (4, 8,
+ * 16; 32 for f32), n from 2 to 4096 (one chunk to 1024 chunks):
+ *   property   each system is either flagged, or broken down (a non-finite
+ *              x: the kernels report it through info), or solved to a
+ *              backward error <= 10 n eps;
+ *   dominant   strictly row- or column-dominant matrices are never flagged
+ *              (their largest G is printed).  SPD matrices that are not
+ *              dominant (cond eps <= 1e-3) are counted and printed, not
+ *              asserted: the reduced-system residual check has no
+ *              guarantee there (none flagged at the time of writing).
+ * Runs on the CPU (no GPU needed); the GPU test test_growth_cuda checks the
+ * device kernels on the same collection. */
+/* clang-format off */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+/* clang-format on */
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "growth_model.h"
+#include "matgen.h"
+
+static long fails;
+#define CHECK(cond, ...)                                                    \
+  do {                                                                      \
+    if (!(cond)) {                                                          \
+      if (++fails <= 30) {                                                  \
+        fprintf(stderr, "[test_growth_model] %s:%d: ", __func__, __LINE__); \
+        fprintf(stderr, __VA_ARGS__);                                       \
+        fputc('\n', stderr);                                                \
+      }                                                                     \
+    }                                                                       \
+  } while (0)
+
+static const int64_t sizes[] = {2, 3, 4, 5, 7, 8, 12, 16, 31, 33, 64, 100, 128, 255, 512, 1000, 2048, 4096};
+#define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
+
+/* one system: 0 accurate, 1 flagged, 2 broken down; *be the backward error */
+static int solve_one(int f64, int M, int64_t n, const double *a, const double *b, const double *c,
+                     const double *d, double *x, float *fw, double *g, double *be) {
+  int fl;
+  if (f64) {
+    fl = gm_hybrid_f64(n, M, a, b, c, d, x, g);
+  } else {
+    mg_to_f32(n, a, fw);
+    mg_to_f32(n, b, fw + n);
+    mg_to_f32(n, c, fw + 2 * n);
+    mg_to_f32(n, d, fw + 3 * n);
+    fl = gm_hybrid_f32(n, M, fw, fw + n, fw + 2 * n, fw + 3 * n, fw + 4 * n, g);
+    mg_from_f32(n, fw + 4 * n, x);
+  }
+  assert_true(fl >= 0);
+  for (int64_t i = 0; i < n; ++i)
+    if (!isfinite(x[i])) return 2;
+  *be = mg_backward_error(n, a, b, c, d, x);
+  return fl;
+}
+
+static void run(int check_property, int check_dominant) {
+  long systems = 0, flagged = 0, broken = 0, spd_sys = 0, spd_flag = 0;
+  double worst_ratio = 0, worst_dom[2] = {0, 0};
+  for (int k = 0; k < mg_count; ++k) {
+    const mg_matrix *m = &mg_matrices[k];
+    const int dominant = (m->props & (MG_ROW_DOM | MG_COL_DOM | MG_SPD)) && !(m->props & MG_ILL) &&
+                         !(m->props & MG_DOM_WEAK);
+    long mflag = 0, msys = 0;
+    for (int in = 0; in < NSIZES; ++in) {
+      const int64_t n = sizes[in];
+      if ((m->props & MG_DENSE) && n > 128) continue;
+      for (uint64_t seed = 1; seed <= ((m->props & MG_RANDOM) ? 2u : 1u); ++seed) {
+        double *v = malloc(sizeof(double) * 6 * (size_t)n);
+        float *fw = malloc(sizeof(float) * 5 * (size_t)n);
+        assert_non_null(v);
+        assert_non_null(fw);
+        double *a = v, *b = v + n, *c = v + 2 * n, *xt = v + 3 * n, *d = v + 4 * n, *x = v + 5 * n;
+        assert_int_equal(mg_generate(m, n, seed, a, b, c), 0);
+        mg_xtrue(n, seed, xt);
+        for (int f64 = 0; f64 <= 1; ++f64) {
+          if (!f64) {
+            mg_round_f32(n, a);
+            mg_round_f32(n, b);
+            mg_round_f32(n, c);
+          }
+          mg_matvec(n, a, b, c, xt, d);
+          if (!f64) mg_round_f32(n, d);
+          const double eps = f64 ? DBL_EPSILON : FLT_EPSILON;
+          /* rounding to f32 may break the property (tiny entries flushed) */
+          const int dom0 = dominant && (f64 || ((!(m->props & MG_ROW_DOM) || mg_is_row_dominant(n, a, b, c, 0)) &&
+                                               (!(m->props & MG_COL_DOM) || mg_is_col_dominant(n, a, b, c, 0)) &&
+                                               (!(m->props & MG_SPD) || mg_is_spd(n, a, b, c))));
+          /* SPD: never flagged while cond eps << 1 (as on the CPU) */
+          const int spd_only = !(m->props & (MG_ROW_DOM | MG_COL_DOM));
+          const int dom = dom0 && !spd_only;
+          const int spd_ok = dom0 && spd_only && mg_cond_inf(n, a, b, c) * eps <= 1e-3;
+          for (int M = 4; M <= (f64 ? 16 : 32); M *= 2) {
+            double g = 0, be = 0;
+            const int r = solve_one(f64, M, n, a, b, c, d, x, fw, &g, &be);
+            ++systems;
+            ++msys;
+            flagged += r == 1;
+            mflag += r == 1;
+            broken += r == 2;
+            if (r == 0) worst_ratio = fmax(worst_ratio, be / (10.0 * (double)n * eps));
+            if (check_property)
+              CHECK(r != 0 || be <= 10.0 * (double)n * eps,
+                    "%s %s n %lld M %d seed %llu: not flagged (G %.3g) but backward error %.3g > 10 n eps",
+                    m->name, f64 ? "f64" : "f32", (long long)n, M, (unsigned long long)seed, g, be);
+            spd_sys += spd_ok;
+            spd_flag += spd_ok && r != 0;
+            if (dom) {
+              worst_dom[f64] = fmax(worst_dom[f64], g);
+              if (check_dominant)
+                CHECK(r == 0, "%s %s n %lld M %d seed %llu: dominant but %s (G %.3g, cond %.3g)", m->name,
+                      f64 ? "f64" : "f32", (long long)n, M, (unsigned long long)seed,
+                      r == 1 ? "flagged" : "broken down", g, mg_cond_inf(n, a, b, c));
+            }
+          }
+        }
+        free(v);
+        free(fw);
+      }
+    }
+    fprintf(stderr, "[test_growth_model] %-16s %ld of %ld flagged\n", m->name, mflag, msys);
+  }
+  fprintf(stderr,
+          "[test_growth_model] %ld systems, %ld flagged, %ld broken down; unflagged: largest "
+          "berr / (10 n eps) %.3g; strictly row/column dominant: largest G f32 %.3g f64 %.3g; "
+          "SPD only (cond eps <= 1e-3): %ld of %ld flagged\n",
+          systems, flagged, broken, worst_ratio, worst_dom[0], worst_dom[1], spd_flag, spd_sys);
+  assert_true(flagged > 0); /* the collection exercises the flag */
+}
+
+static void property(void **state) {
+  (void)state;
+  fails = 0;
+  run(1, 0);
+  assert_int_equal(fails, 0);
+}
+static void dominant(void **state) {
+  (void)state;
+  fails = 0;
+  run(0, 1);
+  assert_int_equal(fails, 0);
+}
+
+int main(int argc, char **argv) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(property),
+      cmocka_unit_test(dominant),
+  };
+  if (argc > 1) cmocka_set_test_filter(argv[1]);
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
