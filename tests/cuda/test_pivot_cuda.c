@@ -284,12 +284,20 @@ static void gpu_lu_breakdown(void **state) {
 
 /* ---- TRIDI_PIVOT_AUTO's second pass ---------------------------------------- */
 
-/* Systems 1 mod 3 break down without pivoting (b_0 = 0, the rest dominant:
- * the pivoting solver solves them), system 5 has a NaN (stays -k): the
- * non-pivoting solver's info says which to solve again. */
+/* Systems 1 mod 3 have a zero first pivot (b_0 = 0, the rest dominant: the
+ * pivoting solver solves them), system 5 has a NaN (stays -k): the
+ * non-pivoting solver's info says which to solve again.  c_0 = a_1 = 1 keep
+ * those systems well conditioned (the leading block [0 1; 1 b_1]): the
+ * Thomas-PCR hybrid need not meet the zero pivot (its chunk elimination
+ * runs from both ends) and may solve them itself, backward stably, and its
+ * x must then agree with LAPACK's to the harness's cond-free bound. */
 static void break_some(tt_problem *P) {
   for (int64_t s = 1; s < P->nsys; s += 3)
-    if (P->sys[s].n > 1) tt_problem_set(P, TT_B, s, 0, 0.0);
+    if (P->sys[s].n > 1) {
+      tt_problem_set(P, TT_B, s, 0, 0.0);
+      tt_problem_set(P, TT_C, s, 0, 1.0);
+      tt_problem_set(P, TT_A, s, 1, 1.0);
+    }
   if (P->nsys > 5) tt_problem_nonfinite(P, 5, TT_D, P->sys[5].n - 1, NAN);
   tt_problem_oracle(P);
 }
