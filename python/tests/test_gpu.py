@@ -85,10 +85,21 @@ def test_cupy_current_stream(rng):
 @needs_cuda_build
 def test_cupy_breakdown(rng):
     a, b, c, d = dominant(rng, (4, 16))
-    b[2, 0] = 0
+    d[2, 5] = np.nan  # NaN/Inf stays a breakdown whatever the pivot mode
     with pytest.raises(tridi.BreakdownError) as e:
         tridi.solve(*(cupy.asarray(v) for v in (a, b, c, d)))
     assert [int(s) for s in e.value.systems[0]] == [2]
+
+
+@needs_cupy
+@needs_cuda_build
+def test_cupy_zero_pivot_auto(rng):
+    # pivot="auto" (the default) on the GPU: a zero first pivot is solved,
+    # by the non-pivoting kernel or by the pivoting second pass
+    a, b, c, d = dominant(rng, (4, 16))
+    b[2, 0], c[2, 0], a[2, 1] = 0.0, 1.0, 1.0
+    x = tridi.solve(*(cupy.asarray(v) for v in (a, b, c, d)))
+    assert_solves(x.get(), a, b, c, d)
 
 
 @needs_cupy
