@@ -66,6 +66,8 @@ __device__ __forceinline__ T identity_value(int op) {
 constexpr int kResidualTol = 64;
 /* shared slots of a system for pcr_reduced's red: max D, max |y_L|, max w|q| */
 constexpr int kRedSlots = 3;
+/* the slots a system's shared memory holds: none without the detection */
+__host__ __device__ constexpr int red_slots(bool grow) { return grow ? kRedSlots : 0; }
 
 template <typename T>
 __device__ __forceinline__ T eps_() {
@@ -210,25 +212,33 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
 
 /* The system's slot badrow_g before finish_info (the kernels set it with
  * their tile's barrier); -1 there means growth flagged, r >= 0 a breakdown
- * near row r (which wins) */
+ * near row r (which wins).  Without GROW the slot starts at -1 (no flag). */
 constexpr int kNoBad = -2;
+template <bool GROW>
+constexpr int no_bad() {
+  return GROW ? kNoBad : -1;
+}
 
 /* Common tail of the kernels, after the reduced solve: decide breakdown and
- * growth (grown: this thread's verdict, pcr_reduced's, when p.growth) and
+ * growth (GROW: grown is this thread's verdict, pcr_reduced's) and
  * write info.  Returns after a barrier, so x may be stored afterwards (in
  * place, x is d: the sequential check must finish reading d first). */
-template <typename T>
+template <typename T, bool GROW = false>
 __device__ __forceinline__ void finish_info(const KParams &p, int64_t s, bool active, bool leader,
                                             int my_bad, int *badrow_g, bool grown = false) {
   if (my_bad >= 0) atomicMax(badrow_g, my_bad);
-  else if (grown) atomicMax(badrow_g, -1);
-  const int any_bad = __syncthreads_or(my_bad >= 0 || grown);
+  else if (GROW && grown) atomicMax(badrow_g, -1);
+  const int any_bad = __syncthreads_or(my_bad >= 0 || (GROW && grown));
   int32_t code = 0;
   if (any_bad) {
-    if (leader && active) {
-      const int v = *badrow_g;
-      if (v >= 0) code = seq_check<T>(p, s, v);
-      else if (v == -1) code = TRIDI_INFO_INACCURATE;
+    if constexpr (GROW) {
+      if (leader && active) {
+        const int v = *badrow_g;
+        if (v >= 0) code = seq_check<T>(p, s, v);
+        else if (v == -1) code = TRIDI_INFO_INACCURATE;
+      }
+    } else {
+      if (leader && active && *badrow_g >= 0) code = seq_check<T>(p, s, *badrow_g);
     }
     __syncthreads();
   }
@@ -255,8 +265,8 @@ struct ChunkState {
   T dl[M], al[M], gm[M];
   T sF, pF, qF, sL, pL, qL;
   T nonfin;
-  /* growth: max N and max D of the chunk's rows < n, and |pivot| of its L
-   * row (0 when that row is >= n) */
+  /* growth (set by chunk_eliminate with GROW only): max N and max D of the
+   * chunk's rows < n, and |pivot| of its L row (0 when that row is >= n) */
   T nmx, dmx, wL;
   bool b0_zero;
 };
@@ -305,7 +315,7 @@ __device__ __forceinline__ void first_row(T a0, T b0, T c0, T d0, T d1, T a1, T 
 /* ld(k, j): operand k (0 a, 1 b, 2 c, 3 d) of chunk row j.  FULL: every row
  * of the chunk is a row of the system (< n), so only a_0 of row 0 and c of
  * row n-1 need masking; otherwise rows >= n are identity rows (not read). */
-template <typename T, int M, bool FULL, typename Load, typename CS>
+template <typename T, int M, bool FULL, bool GROW = false, typename Load, typename CS>
 __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, int64_t n, CS &c) {
   auto get = [&](int k, int j) -> T {
     const int64_t row = row0 + j;
@@ -325,7 +335,7 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   for (int k = 1; k < M - 1; ++k) {
     const T ak = get(0, k), bk = get(1, k), ck = get(2, k), dk = get(3, k);
     nonfin += ak * (T)0 + bk * (T)0 + ck * (T)0 + dk * (T)0;
-    if (FULL || row0 + k < n) growth_row(ak, bk, ck, f.gmt, f.alt, nmx, dmx);
+    if (GROW && (FULL || row0 + k < n)) growth_row(ak, bk, ck, f.gmt, f.alt, nmx, dmx);
     f.step(ak, bk, ck, dk);
     c.dl[k] = f.dlt;
     c.al[k] = f.alt;
@@ -334,9 +344,11 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   {
     const T aL = get(0, M - 1), bL = get(1, M - 1), cL = get(2, M - 1), dLv = get(3, M - 1);
     nonfin += aL * (T)0 + bL * (T)0 + cL * (T)0 + dLv * (T)0;
-    const bool in = FULL || row0 + M - 1 < n;
-    if (in) growth_row(aL, bL, cL, f.gmt, f.alt, nmx, dmx);
-    c.wL = in ? fabs(bL - aL * f.gmt) : (T)0;
+    if constexpr (GROW) {
+      const bool in = FULL || row0 + M - 1 < n;
+      if (in) growth_row(aL, bL, cL, f.gmt, f.alt, nmx, dmx);
+      c.wL = in ? fabs(bL - aL * f.gmt) : (T)0;
+    }
     f.last(aL, bL, cL, dLv, c.sL, c.pL, c.qL);
   }
 #pragma unroll
@@ -349,26 +361,28 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
     const T d1 = M > 2 ? c.dl[1] : (T)0, a1 = M > 2 ? c.al[1] : (T)0,
             g1 = M > 2 ? c.gm[1] : (T)-1;
     first_row(a0, b0, c0, d0, d1, a1, g1, c.sF, c.pF, c.qF);
-    if (FULL || row0 < n) {
+    if (GROW && (FULL || row0 < n)) {
       const T t = fabs(a0) + fabs(c0);
       nmx = fmax_(nmx, (t + fabs(c0) * (fabs(a1) + fabs(g1))) + fabs(b0 - c0 * a1));
       dmx = fmax_(dmx, t + fabs(b0));
     }
   }
-  c.nmx = nmx;
-  c.dmx = dmx;
+  if constexpr (GROW) {
+    c.nmx = nmx;
+    c.dmx = dmx;
+  }
   c.nonfin = nonfin;
   c.b0_zero = b0 == (T)0;
 }
 
 /* chunk_eliminate for rows [row0, row0 + M): the bounds-free variant when
  * the whole chunk lies below neff */
-template <typename T, int M, typename Load>
+template <typename T, int M, bool GROW = false, typename Load>
 __device__ __forceinline__ void eliminate_chunk(const Load &ld, int64_t row0, int64_t neff, ChunkState<T, M> &cs) {
   if (row0 + M <= neff)
-    chunk_eliminate<T, M, true>(ld, row0, neff, cs);
+    chunk_eliminate<T, M, true, GROW>(ld, row0, neff, cs);
   else
-    chunk_eliminate<T, M, false>(ld, row0, neff, cs);
+    chunk_eliminate<T, M, false, GROW>(ld, row0, neff, cs);
 }
 
 template <typename T, typename CS>
@@ -399,7 +413,7 @@ __device__ __forceinline__ void operand_rows(const KParams &p, const int64_t *so
  * read with 16-byte loads (M elements a thread are M * sizeof(T) <= 64
  * consecutive bytes; element loads of consecutive threads are 8-16 sectors
  * apart, ncu: 75% of the sectors excessive). */
-template <typename T, int M, bool UNIT = false>
+template <typename T, int M, bool UNIT = false, bool GROW = false>
 __device__ __forceinline__ void direct_eliminate(const KParams &p, const int64_t *soff, int G, int g,
                                                  int64_t row0, int64_t neff, ChunkState<T, M> &cs) {
   const T *ptr[4];
@@ -421,12 +435,12 @@ __device__ __forceinline__ void direct_eliminate(const KParams &p, const int64_t
 #pragma unroll
         for (int i = 0; i < NV; ++i)
           v.q[k][i] = k < 3 ? __ldg((const uint4 *)ptr[k] + i) : ((const uint4 *)ptr[k])[i];
-      chunk_eliminate<T, M, true>([&](int k, int j) -> T { return v.e[k][j]; }, row0, neff, cs);
+      chunk_eliminate<T, M, true, GROW>([&](int k, int j) -> T { return v.e[k][j]; }, row0, neff, cs);
       return;
     }
   }
   auto ld = [&](int k, int j) -> T { return k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]]; };
-  eliminate_chunk<T, M>(ld, row0, neff, cs);
+  eliminate_chunk<T, M, GROW>(ld, row0, neff, cs);
 }
 
 /* NaN when an unknown of the chunk (rows < neff) is Inf or NaN */
