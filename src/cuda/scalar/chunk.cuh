@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 
+#include <type_traits>
+
 namespace tridi_cuda {
 
 /* The reference Thomas checks (src/ref/ref_thomas.c) on system s, reading the
@@ -66,8 +68,24 @@ __device__ __forceinline__ T identity_value(int op) {
 constexpr int kResidualTol = 64;
 /* shared slots of a system for pcr_reduced's red: max D, max |y_L|, max w|q| */
 constexpr int kRedSlots = 3;
+/* shared slots of a thread for pcr_reduced's keep: the step-2 row s, p, q, w */
+constexpr int kKeepSlots = 4;
 /* the slots a system's shared memory holds: none without the detection */
 __host__ __device__ constexpr int red_slots(bool grow) { return grow ? kRedSlots : 0; }
+/* pcr_reduced's shared slots for a block of `threads` threads and G systems
+ * (red, then keep; none without the detection).  The kernels take the
+ * template, resolved before any optimisation: a plain call with run-time
+ * G, even returning 0, changed the GROW = false kernels' code (nvcc 13.0) */
+template <bool GROW>
+__host__ __device__ __forceinline__ size_t grow_slots(int G, int threads) {
+  if constexpr (GROW)
+    return (size_t)kRedSlots * G + (size_t)kKeepSlots * threads;
+  else
+    return 0;
+}
+inline size_t grow_slots(bool grow, int G, int threads) {
+  return grow ? grow_slots<true>(G, threads) : 0;
+}
 
 template <typename T>
 __device__ __forceinline__ T eps_() {
@@ -90,6 +108,38 @@ __device__ __forceinline__ void red_max(float *slot, float v) {
 __device__ __forceinline__ void red_max(double *slot, double v) {
   atomicMax((unsigned long long *)slot, (unsigned long long)__double_as_longlong(v));
 }
+/* red_max by the threads of a system, `lst` lanes apart (a power of two),
+ * P of them in a run of the block's threads.  WRED: first a maximum over
+ * the system's lanes of the warp (shuffles, the same bit-pattern order, so
+ * the same result), then one atomic a warp and system; without it the
+ * lanes of one system serialise on their slot, up to 32 of a warp in the
+ * staged kernel's system-major order (for f64 a compare-and-swap loop
+ * each).  The system-adjacent kernels (a warp spans 32 / G chunks of a
+ * system, 1 or 2 for G = 16, 32) keep the plain atomic: there the shuffles
+ * cost registers where the f64 M = 4 tile has none to spare.  WRED: every
+ * thread of the block calls it together. */
+template <typename T, bool WRED>
+__device__ __forceinline__ void red_max_sys(T *slot, T v, int lst, int P) {
+  if constexpr (!WRED) {
+    red_max(slot, v);
+    return;
+  }
+  using U = typename std::conditional<sizeof(T) == 4, unsigned, unsigned long long>::type;
+  U u = sizeof(T) == 4 ? (U)__float_as_uint((float)v) : (U)__double_as_longlong((double)v);
+  const int span = lst * P < 32 ? lst * P : 32;     /* lanes a system's run covers in a warp */
+  const int nt = (int)blockDim.x;
+  const unsigned mask = nt >= 32 ? 0xffffffffu : (1u << nt) - 1u; /* blocks: 2^k threads */
+  for (int o = lst; o < span; o <<= 1) {
+    const U w = __shfl_xor_sync(mask, u, o);
+    u = w > u ? w : u;
+  }
+  if (((threadIdx.x & 31) & (span - 1) & ~(lst - 1)) == 0) {
+    if constexpr (sizeof(T) == 4)
+      atomicMax((unsigned *)slot, (unsigned)u);
+    else
+      atomicMax((unsigned long long *)slot, (unsigned long long)u);
+  }
+}
 
 /* Solve of the reduced system of 2P rows (normalised to unit diagonal) of
  * each of the block's systems.  Row 2*chunk is the chunk's first row (F), 2*chunk+1
@@ -110,18 +160,24 @@ __device__ __forceinline__ void red_max(double *slot, double v) {
  *
  * GROW: also the growth detection (above): wL the |pivot| of this thread's
  * L row, nmx / dmx its chunk's maxima, rtol the residual tolerance
- * (residual_tol), red the system's kRedSlots shared slots
- * (zeroed by the caller before this call; NULL: use the thread's own
- * maxima instead).  Step 2 adds its pivot's N; after step 4's barrier each
- * thread checks the residual of its row of the P-row system that step 2
- * formed (the F rows hold by their back substitution in step 4): no extra
- * barrier.  Returns this thread's verdict (the system is flagged when any
- * of its threads returns true). */
-template <typename T, bool GROW = false>
+ * (residual_tol), red the system's kRedSlots shared slots (zeroed by the
+ * caller before a barrier that precedes this call; NULL: use the thread's
+ * own maxima instead), keep this thread's 4 shared slots kst apart for the
+ * step-2 row (NULL: registers).  Without WRED max D goes to red before
+ * step 1's barrier, so step 2 compares max N (its pivot's N added) with
+ * the system's max D at once and keeps only the verdict; the step-2 row
+ * waits in keep: nothing of the detection stays in registers across the
+ * PCR barriers.  WRED: the system's lanes reduce in the warp before each
+ * atomic (red_max_sys), and max D and the N verdict come after the
+ * barrier as before (fewer spills there).  After step 4's barrier each thread checks the residual of
+ * its step-2 row (the F rows hold by their back substitution in step 4):
+ * no extra barrier.  Returns this thread's verdict (the system is flagged
+ * when any of its threads returns true). */
+template <typename T, bool GROW = false, bool WRED = false>
 __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int stride, int li,
                                             int R, T &sF, T &pF, T &qF, T &sL, T &pL, T &qL,
-                                            T *red = nullptr, T wL = 0, T nmx = 0, T dmx = 0,
-                                            T rtol = 0) {
+                                            T *red = nullptr, T *keep = nullptr, int kst = 0, T wL = 0,
+                                            T nmx = 0, T dmx = 0, T rtol = 0) {
   const int c = li >> 1, P = R >> 1;
   const int half = P * stride; /* offset of the arrays' second half */
   /* 1. the F rows, for the left neighbour */
@@ -129,9 +185,15 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
   rs[o] = sF;
   rp[o] = pF;
   rq[o] = qF;
+  /* red: zeroed by the caller before an earlier barrier; max D complete
+   * after this one */
+  /* EARLY: max D before the barrier, the N verdict at step 2 (nmx dies
+   * there); the staged kernel (WRED) spilled less with both after it
+   * (ptxas, f64 M = 4 / 16: docs/perf-log.md) */
+  constexpr bool EARLY = !WRED;
+  if (GROW && EARLY && red) red_max_sys<T, WRED>(red, dmx, stride, P);
   __syncthreads();
-  /* red: zeroed by the caller before the barrier above; read after step 4's */
-  if (GROW && red) red_max(red, dmx);
+  if (GROW && !EARLY && red) red_max_sys<T, WRED>(red, dmx, stride, P);
   T sn = 0, pn = 0, qn = 0;
   if (c + 1 < P) {
     sn = rs[o + stride];
@@ -140,23 +202,34 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
   }
   /* 2. L row with u_F (own F row) and u_F' (next chunk's F row) eliminated:
    * s y_{c-1} + y_c + pp y_{c+1} = q, y_c the chunk's last unknown; GROW
-   * keeps that row (s1, p1, q1) and its units w1 */
+   * keeps that row (s1, p1, q1) and its units w1 (in keep, or registers),
+   * and the growth verdict of max N against the system's max D */
   T s, pp, q, s1 = 0, p1 = 0, q1 = 0, w1 = 0;
+  bool nflag = false;
   {
     const T den = (T)1 - sL * pF - pL * sn;
     if (GROW) {
       nmx = fmax_(nmx, wL * (((T)1 + fabs(sL) * (((T)2 + fabs(sF)) + fabs(pF))) +
                              fabs(pL) * (((T)2 + fabs(sn)) + fabs(pn))));
       w1 = wL * fabs(den);
+      if (EARLY) nflag = nmx > (T)TRIDI_GROWTH_LIMIT * (red ? red[0] : dmx);
     }
     const T r = rcp_<T>(den);
     s = -r * sL * sF;
     pp = -r * pL * pn;
     q = r * (qL - sL * qF - pL * qn);
     if (GROW) {
-      s1 = s;
-      p1 = pp;
-      q1 = q;
+      if (red) red_max_sys<T, WRED>(red + 2, w1 * fabs(q), stride, P);
+      if (keep) {
+        keep[0] = s;
+        keep[kst] = pp;
+        keep[2 * kst] = q;
+        keep[3 * kst] = w1;
+      } else {
+        s1 = s;
+        p1 = pp;
+        q1 = q;
+      }
     }
   }
   /* 3. PCR on the P rows, alternating halves (step 1 read the first) */
@@ -187,10 +260,7 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
   /* 4. u_F = qF - sF y_{c-1} - pF y_c (the half not read by the last step) */
   o = base + cur + c * stride;
   rq[o] = q;
-  if (GROW && red) {
-    red_max(red + 1, fabs(q));
-    red_max(red + 2, w1 * fabs(q1));
-  }
+  if (GROW && red) red_max_sys<T, WRED>(red + 1, fabs(q), stride, P);
   __syncthreads();
   const T yprev = c > 0 ? rq[o - stride] : (T)0;
   bool flag = false;
@@ -199,10 +269,17 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
      * rtol (max D max|y_L| + max w1|q1|) of the system (red == NULL: this
      * thread's own maxima, stricter) */
     const T ynext = c + 1 < P ? rq[o + stride] : (T)0;
+    if (keep) {
+      s1 = keep[0];
+      p1 = keep[kst];
+      q1 = keep[2 * kst];
+      w1 = keep[3 * kst];
+    }
     const T Dm = red ? red[0] : dmx, Ym = red ? red[1] : fabs(q), WQm = red ? red[2] : w1 * fabs(q1);
     const T rL = q1 - s1 * yprev - q - p1 * ynext;
     const T tol = rtol * (Dm * Ym + WQm);
-    flag = nmx > (T)TRIDI_GROWTH_LIMIT * Dm || !(fabs(rL) * w1 <= tol);
+    if (!EARLY) nflag = nmx > (T)TRIDI_GROWTH_LIMIT * Dm;
+    flag = nflag || !(fabs(rL) * w1 <= tol);
   }
   qF = qF - sF * yprev - pF * q;
   qL = q;

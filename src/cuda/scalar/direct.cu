@@ -27,7 +27,8 @@ __device__ __forceinline__ void direct_finish(const KParams &p, const int64_t *s
   bool grown = false;
   if constexpr (GROW)
     grown = pcr_reduced<T, true>(rs, rp, rq, g, G, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL,
-                                 red + kRedSlots * g, cs.wL, cs.nmx, cs.dmx, residual_tol<T>(n));
+                                 red + kRedSlots * g, red + kRedSlots * G + threadIdx.x, G * P, cs.wL, cs.nmx,
+                                 cs.dmx, residual_tol<T>(n));
   else
     pcr_reduced<T>(rs, rp, rq, g, G, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
   const T xF = cs.qF, xL = cs.qL;
@@ -50,7 +51,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   T *rs = (T *)(badrow + 2 * G);
   T *rp = rs + (size_t)2 * G * P;
   T *rq = rp + (size_t)2 * G * P;
-  T *red = rq + (size_t)2 * G * P; /* GROW: [G][kRedSlots], growth maxima of each system */
+  T *red = rq + (size_t)2 * G * P; /* GROW: [G][kRedSlots] growth maxima, [kKeepSlots][G P] (pcr_reduced) */
   const int g = tid & (G - 1);
   const int chunk = tid >> logG;
   const int64_t n = p.n;
@@ -146,8 +147,8 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   T *rs = (T *)(badrow + 2 * G);
   T *rp = rs + (size_t)2 * G * P;
   T *rq = rp + (size_t)2 * G * P;
-  T *red = rq + (size_t)2 * G * P; /* GROW: [G][kRedSlots], growth maxima of each system */
-  T *tile = (T *)(((uintptr_t)(red + (size_t)red_slots(GROW) * G) + 15) & ~(uintptr_t)15);
+  T *red = rq + (size_t)2 * G * P; /* GROW: [G][kRedSlots] growth maxima, [kKeepSlots][G P] (pcr_reduced) */
+  T *tile = (T *)(((uintptr_t)(red + grow_slots<GROW>(G, G * P)) + 15) & ~(uintptr_t)15);
   const int g = tid & (G - 1);
   const int chunk = tid >> logG;
   const int64_t n = p.n;
@@ -219,7 +220,7 @@ bool direct_shape(DirectCfg *dc, int64_t n, int64_t nsys, int M, int cap, size_t
   dc->logG = ilog2(G);
   dc->logP = ilog2(P);
   dc->threads = (int)(G * P);
-  dc->smem = (size_t)G * (5 * 8 + 8) + es * ((size_t)6 * G * P + (size_t)red_slots(grow) * G);
+  dc->smem = (size_t)G * (5 * 8 + 8) + es * ((size_t)6 * G * P + grow_slots(grow, (int)G, (int)(G * P)));
   const int64_t blocks = (nsys + G - 1) / G;
   dc->grid = (unsigned)(blocks < 0x7fffffffll ? blocks : 0x7fffffffll);
   return true;
@@ -254,7 +255,7 @@ tridi_status plan_direct(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan
     int CP = M * G;
     while (CP % Lb != G % Lb) CP += G;
     const size_t smem =
-        ((size_t)G * (10 * 8 + 8) + es * ((size_t)6 * G * P + (size_t)red_slots(f.grow) * G) + 15) / 16 * 16 +
+        ((size_t)G * (10 * 8 + 8) + es * ((size_t)6 * G * P + grow_slots(f.grow, G, G * P)) + 15) / 16 * 16 +
         es * (size_t)4 * P * CP;
     /* the pipelined kernel's 16-byte tile copies need G adjacent systems
      * and rows of 16-byte multiples in every input; and each system

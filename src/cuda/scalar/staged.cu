@@ -246,8 +246,11 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     /* 3. reduced system */
     bool grown = false;
     if constexpr (GROW)
-      grown = pcr_reduced<T, true>(rs, rp, rq, g * 2 * P, 1, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL,
-                                   cs.qL, red + kRedSlots * g, cs.wL, cs.nmx, cs.dmx, residual_tol<T>(n));
+      /* keep: buf's b region, free once step 1's barrier has passed every
+       * chunk read (4 G P <= G LD) */
+      grown = pcr_reduced<T, true, true>(rs, rp, rq, g * 2 * P, 1, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL,
+                                         cs.pL, cs.qL, red + kRedSlots * g, buf + kstride + tid, nt, cs.wL, cs.nmx,
+                                         cs.dmx, residual_tol<T>(n));
     else
       pcr_reduced<T>(rs, rp, rq, g * 2 * P, 1, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
     const T xF = cs.qF, xL = cs.qL;

@@ -27,14 +27,14 @@ __global__ void __launch_bounds__(kMaxThreads)
   T *rs = (T *)(badrow + 2 * G);
   T *rp = rs + (size_t)2 * G * P;
   T *rq = rp + (size_t)2 * G * P;
-  T *red = rq + (size_t)2 * G * P; /* GROW: [G][kRedSlots], growth maxima of each system */
+  T *red = rq + (size_t)2 * G * P; /* GROW: [G][kRedSlots] growth maxima, [kKeepSlots][G P] (pcr_reduced) */
 
   const int g = tid & (G - 1);
   const int chunk = tid >> logG;
   const int64_t n = p.n;
   /* forward factors of phase 3: G P m values, in shared memory when they fit
    * (SMEM_FACTORS, no workspace), else in this block's slice of the workspace */
-  T *wsb = SMEM_FACTORS ? red + (size_t)red_slots(GROW) * G : (T *)p.ws + (size_t)blockIdx.x * G * P * m;
+  T *wsb = SMEM_FACTORS ? red + grow_slots<GROW>(G, G * P) : (T *)p.ws + (size_t)blockIdx.x * G * P * m;
 
   for (int64_t sbase = (int64_t)blockIdx.x * G; sbase < p.nsys;
        sbase += (int64_t)gridDim.x * G) {
@@ -111,8 +111,8 @@ __global__ void __launch_bounds__(kMaxThreads)
     /* 2. reduced system: rows of system g are strided by G in the arrays */
     bool grown = false;
     if constexpr (GROW)
-      grown = pcr_reduced<T, true>(rs, rp, rq, g, G, 2 * chunk, 2 * P, sF, pF, qF, sL, pL, qL, red + kRedSlots * g, wL,
-                                   nmx, dmx, residual_tol<T>(n));
+      grown = pcr_reduced<T, true>(rs, rp, rq, g, G, 2 * chunk, 2 * P, sF, pF, qF, sL, pL, qL, red + kRedSlots * g,
+                                   red + kRedSlots * G + tid, G * P, wL, nmx, dmx, residual_tol<T>(n));
     else
       pcr_reduced<T>(rs, rp, rq, g, G, 2 * chunk, 2 * P, sF, pF, qF, sL, pL, qL);
     const T xF = qF, xL = qL;
@@ -201,7 +201,7 @@ tridi_status plan_streaming(const Facts &f, CudaPlan *cp, struct tridi_plan_s *p
   sp->P = (int)P;
   sp->m = m;
   sp->threads = (int)(G * P);
-  sp->smem = (size_t)G * (5 * 8 + 8) + es * ((size_t)6 * G * P + (size_t)red_slots(f.grow) * G);
+  sp->smem = (size_t)G * (5 * 8 + 8) + es * ((size_t)6 * G * P + grow_slots(f.grow, (int)G, (int)(G * P)));
   const size_t factors = es * (size_t)G * P * m;
   const bool smem_factors = sp->smem + factors <= f.smem_max;
   if (smem_factors) sp->smem += factors;

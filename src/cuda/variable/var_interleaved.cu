@@ -17,8 +17,8 @@ template <typename T, int M, bool GROW>
 __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p, int G, int logG, int P) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T *rs = (T *)smem_raw, *rp = rs + 2 * P * G, *rq = rp + 2 * P * G;
-  T *red = rq + 2 * P * G; /* GROW: [G][kRedSlots], growth maxima of each system */
-  int *badrow = (int *)(red + red_slots(GROW) * G); /* [G] */
+  T *red = rq + 2 * P * G; /* GROW: [G][kRedSlots] growth maxima, [kKeepSlots][G P] (pcr_reduced) */
+  int *badrow = (int *)(red + grow_slots<GROW>(G, G * P)); /* [G] */
   const int tid = threadIdx.x;
   const int g = tid & (G - 1), c = tid >> logG;
   const int64_t s = (int64_t)blockIdx.x * G + g;
@@ -30,6 +30,7 @@ __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p
     if (GROW)
       for (int k = 0; k < kRedSlots; ++k) red[kRedSlots * g + k] = (T)0;
   }
+  if (GROW) __syncthreads(); /* pcr_reduced adds to red before its first barrier */
   /* a, b, c through the read-only path; d may be x (in place) */
   auto ldv = [&](int k, int j) -> T {
     const T *src = (const T *)p.op[k] + (row0 + j) * ld + s;
@@ -44,7 +45,8 @@ __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p
   bool grown = false;
   if constexpr (GROW)
     grown = pcr_reduced<T, true>(rs, rp, rq, g, G, 2 * c, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL,
-                                 red + kRedSlots * g, cs.wL, cs.nmx, cs.dmx, residual_tol<T>(n));
+                                 red + kRedSlots * g, red + kRedSlots * G + tid, G * P, cs.wL, cs.nmx, cs.dmx,
+                                 residual_tol<T>(n));
   else
     pcr_reduced<T>(rs, rp, rq, g, G, 2 * c, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
   const T xF = cs.qF, xL = cs.qL;
@@ -76,7 +78,7 @@ template <typename T, int M>
 cudaError_t var_inter_launch_t(bool grow, const VarParams &p, int G, int P, cudaStream_t stream) {
   const int64_t blocks = (p.nsys + G - 1) / G;
   const size_t smem =
-      ((size_t)6 * P * G + (size_t)red_slots(grow) * G) * sizeof(T) + (size_t)G * sizeof(int);
+      ((size_t)6 * P * G + grow_slots(grow, G, G * P)) * sizeof(T) + (size_t)G * sizeof(int);
   int logG = 0;
   while ((1 << logG) < G) ++logG;
   if (grow)

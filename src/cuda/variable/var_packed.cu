@@ -139,7 +139,7 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
     bool grown = false;
     if constexpr (GROW)
       grown = pcr_reduced<T, true>(rs, rp, rq, 0, 1, 2 * tid, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL,
-                                   nullptr, cs.wL, cs.nmx, cs.dmx, residual_tol<T>(0));
+                                   nullptr, nullptr, 0, cs.wL, cs.nmx, cs.dmx, residual_tol<T>(0));
     else
       pcr_reduced<T>(rs, rp, rq, 0, 1, 2 * tid, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
     const T xF = cs.qF, xL = cs.qL;
