@@ -169,9 +169,9 @@ __device__ __forceinline__ void red_max_sys(T *slot, T v, int lst, int P) {
  * waits in keep: nothing of the detection stays in registers across the
  * PCR barriers.  WRED: the system's lanes reduce in the warp before each
  * atomic (red_max_sys), and max D and the N verdict come after the
- * barrier as before (fewer spills there).  After step 4's barrier each thread checks the residual of
- * its step-2 row (the F rows hold by their back substitution in step 4):
- * no extra barrier.  Returns this thread's verdict (the system is flagged
+ * barrier as before (fewer spills there).  After step 4's barrier each
+ * thread checks the residual of its step-2 row (the F rows hold by their
+ * back substitution in step 4): no extra barrier.  Returns this thread's verdict (the system is flagged
  * when any of its threads returns true). */
 template <typename T, bool GROW = false, bool WRED = false>
 __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int stride, int li,
@@ -185,10 +185,9 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
   rs[o] = sF;
   rp[o] = pF;
   rq[o] = qF;
-  /* red: zeroed by the caller before an earlier barrier; max D complete
-   * after this one */
-  /* EARLY: max D before the barrier, the N verdict at step 2 (nmx dies
-   * there); the staged kernel (WRED) spilled less with both after it
+  /* red: zeroed by the caller before an earlier barrier.  EARLY: max D
+   * before this barrier (complete after it), the N verdict at step 2 (nmx
+   * dies there); the staged kernel (WRED) spilled less with both after it
    * (ptxas, f64 M = 4 / 16: docs/perf-log.md) */
   constexpr bool EARLY = !WRED;
   if (GROW && EARLY && red) red_max_sys<T, WRED>(red, dmx, stride, P);
