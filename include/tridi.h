@@ -384,8 +384,9 @@ typedef struct tridi_options {
   /** 0 (default), or 1: the caller declares every system diagonally
    *  dominant by rows or columns or symmetric positive definite.  Growth is
    *  then not flagged (never TRIDI_INFO_INACCURATE from a Thomas solver),
-   *  and TRIDI_PIVOT_AUTO solves nothing again: no pivoting at all.  The
-   *  RD / CR+RD accuracy check stays on. */
+   *  and TRIDI_PIVOT_AUTO solves nothing again: no pivoting at all.  On
+   *  CUDA it also selects kernels compiled without the detection: the
+   *  fastest.  The RD / CR+RD accuracy check stays on. */
   int assume_dominant;
 } tridi_options;
 

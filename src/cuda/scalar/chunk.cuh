@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 
+#include <type_traits>
+
 namespace tridi_cuda {
 
 /* The reference Thomas checks (src/ref/ref_thomas.c) on system s, reading the
@@ -66,6 +68,24 @@ __device__ __forceinline__ T identity_value(int op) {
 constexpr int kResidualTol = 64;
 /* shared slots of a system for pcr_reduced's red: max D, max |y_L|, max w|q| */
 constexpr int kRedSlots = 3;
+/* shared slots of a thread for pcr_reduced's keep: the step-2 row s, p, q, w */
+constexpr int kKeepSlots = 4;
+/* the slots a system's shared memory holds: none without the detection */
+__host__ __device__ constexpr int red_slots(bool grow) { return grow ? kRedSlots : 0; }
+/* pcr_reduced's shared slots for a block of `threads` threads and G systems
+ * (red, then keep; none without the detection).  The kernels take the
+ * template, resolved before any optimisation: a plain call with run-time
+ * G, even returning 0, changed the GROW = false kernels' code (nvcc 13.0) */
+template <bool GROW>
+__host__ __device__ __forceinline__ size_t grow_slots(int G, int threads) {
+  if constexpr (GROW)
+    return (size_t)kRedSlots * G + (size_t)kKeepSlots * threads;
+  else
+    return 0;
+}
+inline size_t grow_slots(bool grow, int G, int threads) {
+  return grow ? grow_slots<true>(G, threads) : 0;
+}
 
 template <typename T>
 __device__ __forceinline__ T eps_() {
@@ -88,6 +108,38 @@ __device__ __forceinline__ void red_max(float *slot, float v) {
 __device__ __forceinline__ void red_max(double *slot, double v) {
   atomicMax((unsigned long long *)slot, (unsigned long long)__double_as_longlong(v));
 }
+/* red_max by the threads of a system, `lst` lanes apart (a power of two),
+ * P of them in a run of the block's threads.  WRED: first a maximum over
+ * the system's lanes of the warp (shuffles, the same bit-pattern order, so
+ * the same result), then one atomic a warp and system; without it the
+ * lanes of one system serialise on their slot, up to 32 of a warp in the
+ * staged kernel's system-major order (for f64 a compare-and-swap loop
+ * each).  The system-adjacent kernels (a warp spans 32 / G chunks of a
+ * system, 1 or 2 for G = 16, 32) keep the plain atomic: there the shuffles
+ * cost registers where the f64 M = 4 tile has none to spare.  WRED: every
+ * thread of the block calls it together. */
+template <typename T, bool WRED>
+__device__ __forceinline__ void red_max_sys(T *slot, T v, int lst, int P) {
+  if constexpr (!WRED) {
+    red_max(slot, v);
+    return;
+  }
+  using U = typename std::conditional<sizeof(T) == 4, unsigned, unsigned long long>::type;
+  U u = sizeof(T) == 4 ? (U)__float_as_uint((float)v) : (U)__double_as_longlong((double)v);
+  const int span = lst * P < 32 ? lst * P : 32;     /* lanes a system's run covers in a warp */
+  const int nt = (int)blockDim.x;
+  const unsigned mask = nt >= 32 ? 0xffffffffu : (1u << nt) - 1u; /* blocks: 2^k threads */
+  for (int o = lst; o < span; o <<= 1) {
+    const U w = __shfl_xor_sync(mask, u, o);
+    u = w > u ? w : u;
+  }
+  if (((threadIdx.x & 31) & (span - 1) & ~(lst - 1)) == 0) {
+    if constexpr (sizeof(T) == 4)
+      atomicMax((unsigned *)slot, (unsigned)u);
+    else
+      atomicMax((unsigned long long *)slot, (unsigned long long)u);
+  }
+}
 
 /* Solve of the reduced system of 2P rows (normalised to unit diagonal) of
  * each of the block's systems.  Row 2*chunk is the chunk's first row (F), 2*chunk+1
@@ -108,18 +160,24 @@ __device__ __forceinline__ void red_max(double *slot, double v) {
  *
  * GROW: also the growth detection (above): wL the |pivot| of this thread's
  * L row, nmx / dmx its chunk's maxima, rtol the residual tolerance
- * (residual_tol), red the system's kRedSlots shared slots
- * (zeroed by the caller before this call; NULL: use the thread's own
- * maxima instead).  Step 2 adds its pivot's N; after step 4's barrier each
- * thread checks the residual of its row of the P-row system that step 2
- * formed (the F rows hold by their back substitution in step 4): no extra
- * barrier.  Returns this thread's verdict (the system is flagged when any
- * of its threads returns true). */
-template <typename T, bool GROW = false>
+ * (residual_tol), red the system's kRedSlots shared slots (zeroed by the
+ * caller before a barrier that precedes this call; NULL: use the thread's
+ * own maxima instead), keep this thread's 4 shared slots kst apart for the
+ * step-2 row (NULL: registers).  Without WRED max D goes to red before
+ * step 1's barrier, so step 2 compares max N (its pivot's N added) with
+ * the system's max D at once and keeps only the verdict; the step-2 row
+ * waits in keep: nothing of the detection stays in registers across the
+ * PCR barriers.  WRED: the system's lanes reduce in the warp before each
+ * atomic (red_max_sys), and max D and the N verdict come after the
+ * barrier as before (fewer spills there).  After step 4's barrier each
+ * thread checks the residual of its step-2 row (the F rows hold by their
+ * back substitution in step 4): no extra barrier.  Returns this thread's verdict (the system is flagged
+ * when any of its threads returns true). */
+template <typename T, bool GROW = false, bool WRED = false>
 __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int stride, int li,
                                             int R, T &sF, T &pF, T &qF, T &sL, T &pL, T &qL,
-                                            T *red = nullptr, T wL = 0, T nmx = 0, T dmx = 0,
-                                            T rtol = 0) {
+                                            T *red = nullptr, T *keep = nullptr, int kst = 0, T wL = 0,
+                                            T nmx = 0, T dmx = 0, T rtol = 0) {
   const int c = li >> 1, P = R >> 1;
   const int half = P * stride; /* offset of the arrays' second half */
   /* 1. the F rows, for the left neighbour */
@@ -127,9 +185,14 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
   rs[o] = sF;
   rp[o] = pF;
   rq[o] = qF;
+  /* red: zeroed by the caller before an earlier barrier.  EARLY: max D
+   * before this barrier (complete after it), the N verdict at step 2 (nmx
+   * dies there); the staged kernel (WRED) spilled less with both after it
+   * (ptxas, f64 M = 4 / 16: docs/perf-log.md) */
+  constexpr bool EARLY = !WRED;
+  if (GROW && EARLY && red) red_max_sys<T, WRED>(red, dmx, stride, P);
   __syncthreads();
-  /* red: zeroed by the caller before the barrier above; read after step 4's */
-  if (GROW && red) red_max(red, dmx);
+  if (GROW && !EARLY && red) red_max_sys<T, WRED>(red, dmx, stride, P);
   T sn = 0, pn = 0, qn = 0;
   if (c + 1 < P) {
     sn = rs[o + stride];
@@ -138,23 +201,34 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
   }
   /* 2. L row with u_F (own F row) and u_F' (next chunk's F row) eliminated:
    * s y_{c-1} + y_c + pp y_{c+1} = q, y_c the chunk's last unknown; GROW
-   * keeps that row (s1, p1, q1) and its units w1 */
+   * keeps that row (s1, p1, q1) and its units w1 (in keep, or registers),
+   * and the growth verdict of max N against the system's max D */
   T s, pp, q, s1 = 0, p1 = 0, q1 = 0, w1 = 0;
+  bool nflag = false;
   {
     const T den = (T)1 - sL * pF - pL * sn;
     if (GROW) {
       nmx = fmax_(nmx, wL * (((T)1 + fabs(sL) * (((T)2 + fabs(sF)) + fabs(pF))) +
                              fabs(pL) * (((T)2 + fabs(sn)) + fabs(pn))));
       w1 = wL * fabs(den);
+      if (EARLY) nflag = nmx > (T)TRIDI_GROWTH_LIMIT * (red ? red[0] : dmx);
     }
     const T r = rcp_<T>(den);
     s = -r * sL * sF;
     pp = -r * pL * pn;
     q = r * (qL - sL * qF - pL * qn);
     if (GROW) {
-      s1 = s;
-      p1 = pp;
-      q1 = q;
+      if (red) red_max_sys<T, WRED>(red + 2, w1 * fabs(q), stride, P);
+      if (keep) {
+        keep[0] = s;
+        keep[kst] = pp;
+        keep[2 * kst] = q;
+        keep[3 * kst] = w1;
+      } else {
+        s1 = s;
+        p1 = pp;
+        q1 = q;
+      }
     }
   }
   /* 3. PCR on the P rows, alternating halves (step 1 read the first) */
@@ -185,10 +259,7 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
   /* 4. u_F = qF - sF y_{c-1} - pF y_c (the half not read by the last step) */
   o = base + cur + c * stride;
   rq[o] = q;
-  if (GROW && red) {
-    red_max(red + 1, fabs(q));
-    red_max(red + 2, w1 * fabs(q1));
-  }
+  if (GROW && red) red_max_sys<T, WRED>(red + 1, fabs(q), stride, P);
   __syncthreads();
   const T yprev = c > 0 ? rq[o - stride] : (T)0;
   bool flag = false;
@@ -197,10 +268,17 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
      * rtol (max D max|y_L| + max w1|q1|) of the system (red == NULL: this
      * thread's own maxima, stricter) */
     const T ynext = c + 1 < P ? rq[o + stride] : (T)0;
+    if (keep) {
+      s1 = keep[0];
+      p1 = keep[kst];
+      q1 = keep[2 * kst];
+      w1 = keep[3 * kst];
+    }
     const T Dm = red ? red[0] : dmx, Ym = red ? red[1] : fabs(q), WQm = red ? red[2] : w1 * fabs(q1);
     const T rL = q1 - s1 * yprev - q - p1 * ynext;
     const T tol = rtol * (Dm * Ym + WQm);
-    flag = nmx > (T)TRIDI_GROWTH_LIMIT * Dm || !(fabs(rL) * w1 <= tol);
+    if (!EARLY) nflag = nmx > (T)TRIDI_GROWTH_LIMIT * Dm;
+    flag = nflag || !(fabs(rL) * w1 <= tol);
   }
   qF = qF - sF * yprev - pF * q;
   qL = q;
@@ -210,25 +288,33 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
 
 /* The system's slot badrow_g before finish_info (the kernels set it with
  * their tile's barrier); -1 there means growth flagged, r >= 0 a breakdown
- * near row r (which wins) */
+ * near row r (which wins).  Without GROW the slot starts at -1 (no flag). */
 constexpr int kNoBad = -2;
+template <bool GROW>
+constexpr int no_bad() {
+  return GROW ? kNoBad : -1;
+}
 
 /* Common tail of the kernels, after the reduced solve: decide breakdown and
- * growth (grown: this thread's verdict, pcr_reduced's, when p.growth) and
+ * growth (GROW: grown is this thread's verdict, pcr_reduced's) and
  * write info.  Returns after a barrier, so x may be stored afterwards (in
  * place, x is d: the sequential check must finish reading d first). */
-template <typename T>
+template <typename T, bool GROW = false>
 __device__ __forceinline__ void finish_info(const KParams &p, int64_t s, bool active, bool leader,
                                             int my_bad, int *badrow_g, bool grown = false) {
   if (my_bad >= 0) atomicMax(badrow_g, my_bad);
-  else if (grown) atomicMax(badrow_g, -1);
-  const int any_bad = __syncthreads_or(my_bad >= 0 || grown);
+  else if (GROW && grown) atomicMax(badrow_g, -1);
+  const int any_bad = __syncthreads_or(my_bad >= 0 || (GROW && grown));
   int32_t code = 0;
   if (any_bad) {
-    if (leader && active) {
-      const int v = *badrow_g;
-      if (v >= 0) code = seq_check<T>(p, s, v);
-      else if (v == -1) code = TRIDI_INFO_INACCURATE;
+    if constexpr (GROW) {
+      if (leader && active) {
+        const int v = *badrow_g;
+        if (v >= 0) code = seq_check<T>(p, s, v);
+        else if (v == -1) code = TRIDI_INFO_INACCURATE;
+      }
+    } else {
+      if (leader && active && *badrow_g >= 0) code = seq_check<T>(p, s, *badrow_g);
     }
     __syncthreads();
   }
@@ -255,8 +341,8 @@ struct ChunkState {
   T dl[M], al[M], gm[M];
   T sF, pF, qF, sL, pL, qL;
   T nonfin;
-  /* growth: max N and max D of the chunk's rows < n, and |pivot| of its L
-   * row (0 when that row is >= n) */
+  /* growth (set by chunk_eliminate with GROW only): max N and max D of the
+   * chunk's rows < n, and |pivot| of its L row (0 when that row is >= n) */
   T nmx, dmx, wL;
   bool b0_zero;
 };
@@ -305,7 +391,7 @@ __device__ __forceinline__ void first_row(T a0, T b0, T c0, T d0, T d1, T a1, T 
 /* ld(k, j): operand k (0 a, 1 b, 2 c, 3 d) of chunk row j.  FULL: every row
  * of the chunk is a row of the system (< n), so only a_0 of row 0 and c of
  * row n-1 need masking; otherwise rows >= n are identity rows (not read). */
-template <typename T, int M, bool FULL, typename Load, typename CS>
+template <typename T, int M, bool FULL, bool GROW = false, typename Load, typename CS>
 __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, int64_t n, CS &c) {
   auto get = [&](int k, int j) -> T {
     const int64_t row = row0 + j;
@@ -325,7 +411,7 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   for (int k = 1; k < M - 1; ++k) {
     const T ak = get(0, k), bk = get(1, k), ck = get(2, k), dk = get(3, k);
     nonfin += ak * (T)0 + bk * (T)0 + ck * (T)0 + dk * (T)0;
-    if (FULL || row0 + k < n) growth_row(ak, bk, ck, f.gmt, f.alt, nmx, dmx);
+    if (GROW && (FULL || row0 + k < n)) growth_row(ak, bk, ck, f.gmt, f.alt, nmx, dmx);
     f.step(ak, bk, ck, dk);
     c.dl[k] = f.dlt;
     c.al[k] = f.alt;
@@ -334,9 +420,11 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   {
     const T aL = get(0, M - 1), bL = get(1, M - 1), cL = get(2, M - 1), dLv = get(3, M - 1);
     nonfin += aL * (T)0 + bL * (T)0 + cL * (T)0 + dLv * (T)0;
-    const bool in = FULL || row0 + M - 1 < n;
-    if (in) growth_row(aL, bL, cL, f.gmt, f.alt, nmx, dmx);
-    c.wL = in ? fabs(bL - aL * f.gmt) : (T)0;
+    if constexpr (GROW) {
+      const bool in = FULL || row0 + M - 1 < n;
+      if (in) growth_row(aL, bL, cL, f.gmt, f.alt, nmx, dmx);
+      c.wL = in ? fabs(bL - aL * f.gmt) : (T)0;
+    }
     f.last(aL, bL, cL, dLv, c.sL, c.pL, c.qL);
   }
 #pragma unroll
@@ -349,26 +437,28 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
     const T d1 = M > 2 ? c.dl[1] : (T)0, a1 = M > 2 ? c.al[1] : (T)0,
             g1 = M > 2 ? c.gm[1] : (T)-1;
     first_row(a0, b0, c0, d0, d1, a1, g1, c.sF, c.pF, c.qF);
-    if (FULL || row0 < n) {
+    if (GROW && (FULL || row0 < n)) {
       const T t = fabs(a0) + fabs(c0);
       nmx = fmax_(nmx, (t + fabs(c0) * (fabs(a1) + fabs(g1))) + fabs(b0 - c0 * a1));
       dmx = fmax_(dmx, t + fabs(b0));
     }
   }
-  c.nmx = nmx;
-  c.dmx = dmx;
+  if constexpr (GROW) {
+    c.nmx = nmx;
+    c.dmx = dmx;
+  }
   c.nonfin = nonfin;
   c.b0_zero = b0 == (T)0;
 }
 
 /* chunk_eliminate for rows [row0, row0 + M): the bounds-free variant when
  * the whole chunk lies below neff */
-template <typename T, int M, typename Load>
+template <typename T, int M, bool GROW = false, typename Load>
 __device__ __forceinline__ void eliminate_chunk(const Load &ld, int64_t row0, int64_t neff, ChunkState<T, M> &cs) {
   if (row0 + M <= neff)
-    chunk_eliminate<T, M, true>(ld, row0, neff, cs);
+    chunk_eliminate<T, M, true, GROW>(ld, row0, neff, cs);
   else
-    chunk_eliminate<T, M, false>(ld, row0, neff, cs);
+    chunk_eliminate<T, M, false, GROW>(ld, row0, neff, cs);
 }
 
 template <typename T, typename CS>
@@ -399,7 +489,7 @@ __device__ __forceinline__ void operand_rows(const KParams &p, const int64_t *so
  * read with 16-byte loads (M elements a thread are M * sizeof(T) <= 64
  * consecutive bytes; element loads of consecutive threads are 8-16 sectors
  * apart, ncu: 75% of the sectors excessive). */
-template <typename T, int M, bool UNIT = false>
+template <typename T, int M, bool UNIT = false, bool GROW = false>
 __device__ __forceinline__ void direct_eliminate(const KParams &p, const int64_t *soff, int G, int g,
                                                  int64_t row0, int64_t neff, ChunkState<T, M> &cs) {
   const T *ptr[4];
@@ -421,12 +511,12 @@ __device__ __forceinline__ void direct_eliminate(const KParams &p, const int64_t
 #pragma unroll
         for (int i = 0; i < NV; ++i)
           v.q[k][i] = k < 3 ? __ldg((const uint4 *)ptr[k] + i) : ((const uint4 *)ptr[k])[i];
-      chunk_eliminate<T, M, true>([&](int k, int j) -> T { return v.e[k][j]; }, row0, neff, cs);
+      chunk_eliminate<T, M, true, GROW>([&](int k, int j) -> T { return v.e[k][j]; }, row0, neff, cs);
       return;
     }
   }
   auto ld = [&](int k, int j) -> T { return k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]]; };
-  eliminate_chunk<T, M>(ld, row0, neff, cs);
+  eliminate_chunk<T, M, GROW>(ld, row0, neff, cs);
 }
 
 /* NaN when an unknown of the chunk (rows < neff) is Inf or NaN */

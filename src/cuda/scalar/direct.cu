@@ -19,23 +19,28 @@ namespace {
 /* The direct kernels' common tail after the chunk elimination: reduced
  * solve, breakdown check on the values, x stored only after finish_info (in
  * place, x is d and the sequential check reads d). */
-template <typename T, int M>
+template <typename T, int M, bool GROW>
 __device__ __forceinline__ void direct_finish(const KParams &p, const int64_t *soff, T *rs, T *rp, T *rq,
                                               T *red, int *badrow, int G, int g, int P, int chunk, int64_t sbase,
                                               bool active, int64_t neff, ChunkState<T, M> &cs) {
   const int64_t n = p.n, row0 = (int64_t)chunk * M;
-  const bool grown = pcr_reduced<T, true>(rs, rp, rq, g, G, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL,
-                                          cs.qL, red + kRedSlots * g, cs.wL, cs.nmx, cs.dmx, residual_tol<T>(n));
+  bool grown = false;
+  if constexpr (GROW)
+    grown = pcr_reduced<T, true>(rs, rp, rq, g, G, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL,
+                                 red + kRedSlots * g, red + kRedSlots * G + threadIdx.x, G * P, cs.wL, cs.nmx,
+                                 cs.dmx, residual_tol<T>(n));
+  else
+    pcr_reduced<T>(rs, rp, rq, g, G, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
   const T xF = cs.qF, xL = cs.qL;
   const T xfin = chunk_xfin<T, M>(cs, row0, neff, xF, xL);
   int my_bad = -1;
   if (active && row0 < n && ((chunk == 0 && cs.b0_zero) || !finite_(cs.nonfin) || !finite_(xfin)))
     my_bad = clamp_row(row0);
-  finish_info<T>(p, sbase + g, active, chunk == 0, my_bad, &badrow[g], p.growth && grown);
+  finish_info<T, GROW>(p, sbase + g, active, chunk == 0, my_bad, &badrow[g], grown);
   if (active) direct_store<T, M>(p, soff, G, g, row0, n, cs, xF, xL);
 }
 
-template <typename T, int M>
+template <typename T, int M, bool GROW>
 __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     tridi_thomas_pcr_direct(KParams p, int logG, int logP) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -46,7 +51,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   T *rs = (T *)(badrow + 2 * G);
   T *rp = rs + (size_t)2 * G * P;
   T *rq = rp + (size_t)2 * G * P;
-  T *red = rq + (size_t)2 * G * P; /* [G][kRedSlots]: growth maxima of each system */
+  T *red = rq + (size_t)2 * G * P; /* GROW: [G][kRedSlots] growth maxima, [kKeepSlots][G P] (pcr_reduced) */
   const int g = tid & (G - 1);
   const int chunk = tid >> logG;
   const int64_t n = p.n;
@@ -55,14 +60,15 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   for (int64_t sbase = (int64_t)blockIdx.x * G; sbase < p.nsys;
        sbase += (int64_t)gridDim.x * G) {
     tridi_dev_stage_offsets(p, sbase, G, tid, soff);
-    if (tid < G) badrow[tid] = kNoBad;
-    for (int i = tid; i < kRedSlots * G; i += blockDim.x) red[i] = (T)0;
+    if (tid < G) badrow[tid] = no_bad<GROW>();
+    if (GROW)
+      for (int i = tid; i < kRedSlots * G; i += blockDim.x) red[i] = (T)0;
     __syncthreads();
     const bool active = sbase + g < p.nsys;
     const int64_t neff = active ? n : 0;
     ChunkState<T, M> cs;
-    direct_eliminate<T, M>(p, soff, G, g, row0, neff, cs);
-    direct_finish<T, M>(p, soff, rs, rp, rq, red, badrow, G, g, P, chunk, sbase, active, neff, cs);
+    direct_eliminate<T, M, false, GROW>(p, soff, G, g, row0, neff, cs);
+    direct_finish<T, M, GROW>(p, soff, rs, rp, rq, red, badrow, G, g, P, chunk, sbase, active, neff, cs);
     __syncthreads();
   }
 }
@@ -130,7 +136,7 @@ __device__ __forceinline__ void pipe_copy(const KParams &p, const int64_t *soff,
   cp_async_commit();
 }
 
-template <typename T, int M>
+template <typename T, int M, bool GROW>
 __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     tridi_thomas_pcr_direct_pipe(KParams p, int logG, int logP, int CP) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -141,8 +147,8 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   T *rs = (T *)(badrow + 2 * G);
   T *rp = rs + (size_t)2 * G * P;
   T *rq = rp + (size_t)2 * G * P;
-  T *red = rq + (size_t)2 * G * P; /* [G][kRedSlots]: growth maxima of each system */
-  T *tile = (T *)(((uintptr_t)(red + (size_t)kRedSlots * G) + 15) & ~(uintptr_t)15);
+  T *red = rq + (size_t)2 * G * P; /* GROW: [G][kRedSlots] growth maxima, [kKeepSlots][G P] (pcr_reduced) */
+  T *tile = (T *)(((uintptr_t)(red + grow_slots<GROW>(G, G * P)) + 15) & ~(uintptr_t)15);
   const int g = tid & (G - 1);
   const int chunk = tid >> logG;
   const int64_t n = p.n;
@@ -158,8 +164,9 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   for (int buf = 0; t < ntiles; t += gridDim.x, buf ^= 1) {
     const int64_t sbase = t * G, tn = t + gridDim.x;
     const int64_t *soff = soffb + buf * 5 * G, *soffn = soffb + (buf ^ 1) * 5 * G;
-    if (tid < G) badrow[tid] = kNoBad;
-    for (int i = tid; i < kRedSlots * G; i += blockDim.x) red[i] = (T)0;
+    if (tid < G) badrow[tid] = no_bad<GROW>();
+    if (GROW)
+      for (int i = tid; i < kRedSlots * G; i += blockDim.x) red[i] = (T)0;
     if (tn < ntiles) tridi_dev_stage_offsets(p, tn * G, G, tid, (int64_t *)soffn);
     cp_async_wait_prev0();
     __syncthreads();
@@ -168,34 +175,42 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     /* the chunk eliminated from the buffer, then the next tile's copy */
     const T *src = tile + chunk * CP + g;
     ChunkState<T, M> cs;
-    eliminate_chunk<T, M>([&](int k, int j) -> T { return src[k * KS + j * G]; }, row0, neff, cs);
+    eliminate_chunk<T, M, GROW>([&](int k, int j) -> T { return src[k * KS + j * G]; }, row0, neff, cs);
     __syncthreads();
     if (tn < ntiles) pipe_copy<T, M>(p, soffn, G, logG, logP, tn * G, CP, KS, tile);
-    direct_finish<T, M>(p, soff, rs, rp, rq, red, badrow, G, g, P, chunk, sbase, active, neff, cs);
+    direct_finish<T, M, GROW>(p, soff, rs, rp, rq, red, badrow, G, g, P, chunk, sbase, active, neff, cs);
     __syncthreads();
   }
 }
 
 /* M = 32 (f32) is not compiled: its tile never fits in shared memory */
-template <typename T>
+template <typename T, bool GROW>
 const void *pick_direct_pipe(int M) {
   if (M > 16) return NULL;
   return by_m<T>(M, [](auto m) {
     constexpr int Mv = decltype(m)::value > 16 ? 16 : decltype(m)::value;
-    return (const void *)tridi_thomas_pcr_direct_pipe<T, Mv>;
+    return (const void *)tridi_thomas_pcr_direct_pipe<T, Mv, GROW>;
   });
 }
 
-template <typename T>
+template <typename T, bool GROW>
 const void *pick_direct(int M) {
-  return by_m<T>(M, [](auto m) { return (const void *)tridi_thomas_pcr_direct<T, decltype(m)::value>; });
+  return by_m<T>(M, [](auto m) { return (const void *)tridi_thomas_pcr_direct<T, decltype(m)::value, GROW>; });
+}
+
+const void *direct_pipe_kernel(bool f64, int M, bool grow) {
+  if (f64) return grow ? pick_direct_pipe<double, true>(M) : pick_direct_pipe<double, false>(M);
+  return grow ? pick_direct_pipe<float, true>(M) : pick_direct_pipe<float, false>(M);
 }
 
 } /* namespace */
 
-const void *direct_kernel(bool f64, int M) { return f64 ? pick_direct<double>(M) : pick_direct<float>(M); }
+const void *direct_kernel(bool f64, int M, bool grow) {
+  if (f64) return grow ? pick_direct<double, true>(M) : pick_direct<double, false>(M);
+  return grow ? pick_direct<float, true>(M) : pick_direct<float, false>(M);
+}
 
-bool direct_shape(DirectCfg *dc, int64_t n, int64_t nsys, int M, int cap, size_t es, int gbytes) {
+bool direct_shape(DirectCfg *dc, int64_t n, int64_t nsys, int M, int cap, size_t es, int gbytes, bool grow) {
   const int64_t P = 1ll << ilog2((n + M - 1) / M);
   const int64_t c = cap > 0 && cap <= kTileThreads ? cap : kTileThreads;
   int64_t G = gbytes / (int64_t)es;
@@ -205,7 +220,7 @@ bool direct_shape(DirectCfg *dc, int64_t n, int64_t nsys, int M, int cap, size_t
   dc->logG = ilog2(G);
   dc->logP = ilog2(P);
   dc->threads = (int)(G * P);
-  dc->smem = (size_t)G * (5 * 8 + 8) + es * ((size_t)6 * G * P + (size_t)kRedSlots * G);
+  dc->smem = (size_t)G * (5 * 8 + 8) + es * ((size_t)6 * G * P + grow_slots(grow, (int)G, (int)(G * P)));
   const int64_t blocks = (nsys + G - 1) / G;
   dc->grid = (unsigned)(blocks < 0x7fffffffll ? blocks : 0x7fffffffll);
   return true;
@@ -225,11 +240,11 @@ tridi_status plan_direct(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan
   const int M = f.tile->m;
   DirectPlan *dp = &cp->direct;
   DirectCfg dc;
-  if (!direct_shape(&dc, n, L->nsys, M, f.tile->threads, es)) return TRIDI_SUCCESS;
+  if (!direct_shape(&dc, n, L->nsys, M, f.tile->threads, es, 128, f.grow)) return TRIDI_SUCCESS;
   *took = true;
   dp->k = dc;
   dp->CP = 0;
-  dp->k.func = direct_kernel(f.f64, M);
+  dp->k.func = direct_kernel(f.f64, M, f.grow);
   if (!dp->k.func) return tridi_set_error(TRIDI_ERR_INTERNAL, "tridi_plan_create: no kernel for M = %d", M);
   const int G = 1 << dc.logG, P = 1 << dc.logP;
   snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_direct_m%d_g%d_p%d_%s", M, G, P, f.tn);
@@ -240,7 +255,7 @@ tridi_status plan_direct(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan
     int CP = M * G;
     while (CP % Lb != G % Lb) CP += G;
     const size_t smem =
-        ((size_t)G * (10 * 8 + 8) + es * ((size_t)6 * G * P + (size_t)kRedSlots * G) + 15) / 16 * 16 +
+        ((size_t)G * (10 * 8 + 8) + es * ((size_t)6 * G * P + grow_slots(f.grow, G, G * P)) + 15) / 16 * 16 +
         es * (size_t)4 * P * CP;
     /* the pipelined kernel's 16-byte tile copies need G adjacent systems
      * and rows of 16-byte multiples in every input; and each system
@@ -252,7 +267,7 @@ tridi_status plan_direct(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan
       layout_ok = L->bstride[k][L->nbatch - 1] == 1 && ab % 16 == 0 &&
                   (ab * n <= f.pipe_max_extent || ab % TRIDI_CUDA_PIPE_ROW_ALIGN == 0);
     }
-    const void *fp = layout_ok ? (f.f64 ? pick_direct_pipe<double>(M) : pick_direct_pipe<float>(M)) : NULL;
+    const void *fp = layout_ok ? direct_pipe_kernel(f.f64, M, f.grow) : NULL;
     int per_sm = 0;
     if (fp && smem <= f.smem_max) {
       cudaError_t e = cudaFuncSetAttribute(fp, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);

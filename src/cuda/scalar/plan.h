@@ -33,7 +33,6 @@ struct KParams {
   int nbatch;
   int reused; /* bit k: operand k has a zero batch stride (the same rows serve
                  several systems): the staged kernel copies it through L1 */
-  int growth; /* flag growth (plan->growth): TRIDI_INFO_INACCURATE */
 };
 
 /* Blocks of the staged and direct kernels have at most this many threads */
@@ -61,6 +60,7 @@ struct Facts {
    * stride multiples of 16 bytes (pointer alignment is checked per execute) */
   bool vec_ok;
   int reused;     /* KParams::reused */
+  bool grow;      /* plan->growth: the kernels with the growth detection */
   const cudaDeviceProp *prop;
   size_t smem_max; /* shared memory a block may opt in to */
   /* tuning-table rows (NULL: none): the single-block family's (direct when
@@ -161,14 +161,16 @@ cudaError_t launch_streaming(const CudaPlan &cp, KParams &kp, const tridi_args *
  * none); thomas_pcr.cu */
 const tridi_cuda_tile *find_tile(tridi_cuda_family fam, tridi_dtype dt, int64_t n);
 
-/* The direct kernel for M rows a thread (NULL: not compiled); direct.cu */
-const void *direct_kernel(bool f64, int M);
+/* The direct kernel for M rows a thread, with the growth detection or
+ * without (NULL: not compiled); direct.cu */
+const void *direct_kernel(bool f64, int M, bool grow);
 
 /* Direct-kernel shape for systems of n rows, M rows a thread: P = n / M
  * chunks (a power of two), G adjacent systems (gbytes a row when P allows,
- * G P <= cap threads).  False when no block of <= 512 threads holds one
- * system; direct.cu */
-bool direct_shape(DirectCfg *dc, int64_t n, int64_t nsys, int M, int cap, size_t es, int gbytes = 128);
+ * G P <= cap threads; grow: shared memory for the growth detection).
+ * False when no block of <= 512 threads holds one system; direct.cu */
+bool direct_shape(DirectCfg *dc, int64_t n, int64_t nsys, int M, int cap, size_t es, int gbytes = 128,
+                  bool grow = false);
 
 /* ceil(log2(v)) for v >= 1 */
 inline int ilog2(int64_t v) {

@@ -245,7 +245,7 @@ bool seg_shape(SegPlan *sg, struct tridi_plan_s *plan, const tridi_cuda_tile *st
   sg->tiles.grid = (unsigned)(ntiles < 0x7fffffffll ? ntiles : 0x7fffffffll);
   /* reduced systems */
   if (!direct_shape(&sg->red, sg->nred, nsys, rt->m, rt->threads, es)) return false;
-  sg->red.func = direct_kernel(f64, rt->m);
+  sg->red.func = direct_kernel(f64, rt->m, false); /* the reduced systems: no growth detection */
   /* segment reduction: gbytes (default 128) of adjacent systems, 256 threads */
   int64_t Ga = (st->gbytes > 0 ? st->gbytes : 128) / (int64_t)es;
   if (Ga > 256) Ga = 256;

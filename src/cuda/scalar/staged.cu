@@ -64,7 +64,7 @@ __host__ __device__ constexpr size_t staged_hdr_bytes(int nb, int G, bool ph = f
 
 /* G systems of n rows a block (system g: threads g P ... g P + P - 1), the
  * tile staged row by row of each system; logG = log2 G. */
-template <typename T, int M, typename LOAD>
+template <typename T, int M, typename LOAD, bool GROW>
 __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     tridi_thomas_pcr_staged(KParams p, int G, int logG, int logP, int LD, FastDiv ndiv) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   T *rs = buf_all + (size_t)NB * 4 * G * LD;
   T *rp = rs + (size_t)2 * G * P;
   T *rq = rp + (size_t)2 * G * P;
-  T *red = rq + (size_t)2 * G * P; /* [G][kRedSlots]: growth maxima of each system */
+  T *red = rq + (size_t)2 * G * P; /* GROW: [G][kRedSlots], growth maxima of each system */
 
   const int g = tid >> logP;
   const int chunk = tid & (P - 1);
@@ -142,8 +142,9 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     } else {
       set_offsets(soff, sbase);
     }
-    if (tid < G) badrow[tid] = kNoBad;
-    for (int i = tid; i < kRedSlots * G; i += nt) red[i] = (T)0;
+    if (tid < G) badrow[tid] = no_bad<GROW>();
+    if (GROW)
+      for (int i = tid; i < kRedSlots * G; i += nt) red[i] = (T)0;
     __syncthreads();
     const int gmax = (int)((p.nsys - sbase) < G ? (p.nsys - sbase) : G);
 
@@ -238,14 +239,20 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     /* eliminate_chunk's body, written out: through the helper two staged
      * variants compiled to different code (±16-32 SASS instructions, nvcc 13.0) */
     if (row0 + M <= neff)
-      chunk_eliminate<T, M, true>(ld, row0, neff, cs);
+      chunk_eliminate<T, M, true, GROW>(ld, row0, neff, cs);
     else
-      chunk_eliminate<T, M, false>(ld, row0, neff, cs);
+      chunk_eliminate<T, M, false, GROW>(ld, row0, neff, cs);
 
     /* 3. reduced system */
-    const bool grown = pcr_reduced<T, true>(rs, rp, rq, g * 2 * P, 1, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL,
-                                            cs.pL, cs.qL, red + kRedSlots * g, cs.wL, cs.nmx, cs.dmx,
-                                            residual_tol<T>(n));
+    bool grown = false;
+    if constexpr (GROW)
+      /* keep: buf's b region, free once step 1's barrier has passed every
+       * chunk read (4 G P <= G LD) */
+      grown = pcr_reduced<T, true, true>(rs, rp, rq, g * 2 * P, 1, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL,
+                                         cs.pL, cs.qL, red + kRedSlots * g, buf + kstride + tid, nt, cs.wL, cs.nmx,
+                                         cs.dmx, residual_tol<T>(n));
+    else
+      pcr_reduced<T>(rs, rp, rq, g * 2 * P, 1, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
     const T xF = cs.qF, xL = cs.qL;
 
     /* 4. unknowns into shared memory (buf's a region is free: every read of
@@ -262,7 +269,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
         }
       }
     }
-    finish_info<T>(p, sbase + g, active, chunk == 0, my_bad, &badrow[g], p.growth && grown);
+    finish_info<T, GROW>(p, sbase + g, active, chunk == 0, my_bad, &badrow[g], grown);
     __syncthreads();
     if (PH) {
       /* x: whole 16-byte pieces inside each system, ragged ends by element */
@@ -310,28 +317,39 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   }
 }
 
-template <typename T, int M, bool L1>
+template <typename T, int M, bool GROW, bool L1>
 const void *staged_kernel_l1(StagedCopy c) {
-  if (c == StagedCopy::kPhase) return (const void *)tridi_thomas_pcr_staged<T, M, StagedLoad<StagedCopy::kPhase, L1>>;
-  if (c == StagedCopy::kPipe) return (const void *)tridi_thomas_pcr_staged<T, M, StagedLoad<StagedCopy::kPipe, L1>>;
-  return (const void *)tridi_thomas_pcr_staged<T, M, StagedLoad<StagedCopy::kVec, L1>>;
+  if (c == StagedCopy::kPhase)
+    return (const void *)tridi_thomas_pcr_staged<T, M, StagedLoad<StagedCopy::kPhase, L1>, GROW>;
+  if (c == StagedCopy::kPipe)
+    return (const void *)tridi_thomas_pcr_staged<T, M, StagedLoad<StagedCopy::kPipe, L1>, GROW>;
+  return (const void *)tridi_thomas_pcr_staged<T, M, StagedLoad<StagedCopy::kVec, L1>, GROW>;
 }
 
 /* The instantiation for copy c (l1: some operand is shared across the
  * batch; the element-size copies take every operand through L1 anyway) */
-template <typename T, int M>
+template <typename T, int M, bool GROW>
 const void *staged_kernel_m(StagedCopy c, bool l1) {
-  if (c == StagedCopy::kElem) return (const void *)tridi_thomas_pcr_staged<T, M, StagedLoad<StagedCopy::kElem>>;
-  return l1 ? staged_kernel_l1<T, M, true>(c) : staged_kernel_l1<T, M, false>(c);
+  if (c == StagedCopy::kElem)
+    return (const void *)tridi_thomas_pcr_staged<T, M, StagedLoad<StagedCopy::kElem>, GROW>;
+  return l1 ? staged_kernel_l1<T, M, GROW, true>(c) : staged_kernel_l1<T, M, GROW, false>(c);
 }
 
-const void *staged_kernel(bool f64, int M, StagedCopy c, bool l1 = false) {
-  if (f64) return by_m<double>(M, [c, l1](auto m) { return staged_kernel_m<double, decltype(m)::value>(c, l1); });
-  return by_m<float>(M, [c, l1](auto m) { return staged_kernel_m<float, decltype(m)::value>(c, l1); });
+/* grow: the instantiation with the growth detection */
+template <bool GROW>
+const void *staged_kernel_g(bool f64, int M, StagedCopy c, bool l1) {
+  if (f64)
+    return by_m<double>(M, [c, l1](auto m) { return staged_kernel_m<double, decltype(m)::value, GROW>(c, l1); });
+  return by_m<float>(M, [c, l1](auto m) { return staged_kernel_m<float, decltype(m)::value, GROW>(c, l1); });
 }
 
-size_t staged_smem(size_t es, int G, int P, int LD, int nb = 1, bool ph = false) {
-  return staged_hdr_bytes(nb, G, ph) + es * ((size_t)nb * 4 * G * LD + (size_t)6 * G * P + (size_t)kRedSlots * G);
+const void *staged_kernel(bool f64, bool grow, int M, StagedCopy c, bool l1 = false) {
+  return grow ? staged_kernel_g<true>(f64, M, c, l1) : staged_kernel_g<false>(f64, M, c, l1);
+}
+
+size_t staged_smem(size_t es, bool grow, int G, int P, int LD, int nb = 1, bool ph = false) {
+  return staged_hdr_bytes(nb, G, ph) +
+         es * ((size_t)nb * 4 * G * LD + (size_t)6 * G * P + (size_t)red_slots(grow) * G);
 }
 
 } /* namespace */
@@ -364,8 +382,8 @@ tridi_status plan_staged(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan
   int LD = rows + (rows / (int)(128 / es)) * PV + PV;
   if (es == 4)
     while (((size_t)LD * es) % 128 != 16) LD += PV;
-  while (G > 1 && staged_smem(es, (int)G, (int)P, LD) > smem_max) G >>= 1;
-  if (!(G * P <= kTileThreads && staged_smem(es, (int)G, (int)P, LD) <= smem_max && G * n < (1ll << 31)))
+  while (G > 1 && staged_smem(es, f.grow, (int)G, (int)P, LD) > smem_max) G >>= 1;
+  if (!(G * P <= kTileThreads && staged_smem(es, f.grow, (int)G, (int)P, LD) <= smem_max && G * n < (1ll << 31)))
     return TRIDI_SUCCESS;
   *took = true;
   sp->G = (int)G;
@@ -373,9 +391,9 @@ tridi_status plan_staged(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan
   sp->logP = ilog2(P);
   sp->LD = LD;
   sp->threads = (int)(G * P);
-  sp->smem = staged_smem(es, (int)G, (int)P, LD);
+  sp->smem = staged_smem(es, f.grow, (int)G, (int)P, LD);
   sp->ndiv = make_fastdiv((uint32_t)n);
-  sp->func = staged_kernel(f64, M, StagedCopy::kElem);
+  sp->func = staged_kernel(f64, f.grow, M, StagedCopy::kElem);
   sp->LD_main = LD;
   if (!sp->func) return tridi_set_error(TRIDI_ERR_INTERNAL, "tridi_plan_create: no kernel for M = %d", M);
   const int64_t blocks = (L->nsys + G - 1) / G;
@@ -390,8 +408,8 @@ tridi_status plan_staged(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan
     int LDp = r + (r / (int)(128 / es)) * PV + PV;
     if (es == 4)
       while (((size_t)LDp * es) % 128 != 16) LDp += PV;
-    const size_t smem_ph = staged_smem(es, (int)G, (int)P, LDp, 1, true);
-    const void *fph = staged_kernel(f64, M, StagedCopy::kPhase, cp->reused);
+    const size_t smem_ph = staged_smem(es, f.grow, (int)G, (int)P, LDp, 1, true);
+    const void *fph = staged_kernel(f64, f.grow, M, StagedCopy::kPhase, cp->reused);
     if (fph && smem_ph <= smem_max) {
       sp->func = fph;
       sp->LD_main = LDp;
@@ -404,13 +422,13 @@ tridi_status plan_staged(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan
     /* 16-byte copies; pipelined over a persistent grid (two tile buffers)
      * when the table row asks for it and the second buffer fits */
     sp->ndiv_vec = make_fastdiv((uint32_t)(n / PV));
-    const size_t pipe_smem = staged_smem(es, (int)G, (int)P, LD, 2);
+    const size_t pipe_smem = staged_smem(es, f.grow, (int)G, (int)P, LD, 2);
     sp->smem_vec = smem_plain;
     sp->grid_vec = sp->grid;
-    sp->func_vec = staged_kernel(f64, M, StagedCopy::kVec, cp->reused);
+    sp->func_vec = staged_kernel(f64, f.grow, M, StagedCopy::kVec, cp->reused);
     variant = "_vec";
     if (f.tile->pipe && pipe_smem <= smem_max && blocks > 1) {
-      const void *fp = staged_kernel(f64, M, StagedCopy::kPipe, cp->reused);
+      const void *fp = staged_kernel(f64, f.grow, M, StagedCopy::kPipe, cp->reused);
       e = cudaFuncSetAttribute(fp, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)pipe_smem);
       int per_sm = 0;
       if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fp, sp->threads, pipe_smem);

@@ -16,7 +16,7 @@ namespace {
 
 constexpr int kMaxThreads = 1024;
 
-template <typename T, bool SMEM_FACTORS>
+template <typename T, bool SMEM_FACTORS, bool GROW>
 __global__ void __launch_bounds__(kMaxThreads)
     tridi_thomas_pcr_stream(KParams p, int logG, int P, int64_t m) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -27,23 +27,23 @@ __global__ void __launch_bounds__(kMaxThreads)
   T *rs = (T *)(badrow + 2 * G);
   T *rp = rs + (size_t)2 * G * P;
   T *rq = rp + (size_t)2 * G * P;
-  T *red = rq + (size_t)2 * G * P; /* [G][kRedSlots]: growth maxima of each system */
+  T *red = rq + (size_t)2 * G * P; /* GROW: [G][kRedSlots] growth maxima, [kKeepSlots][G P] (pcr_reduced) */
 
   const int g = tid & (G - 1);
   const int chunk = tid >> logG;
   const int64_t n = p.n;
   /* forward factors of phase 3: G P m values, in shared memory when they fit
    * (SMEM_FACTORS, no workspace), else in this block's slice of the workspace */
-  T *wsb = SMEM_FACTORS ? red + (size_t)kRedSlots * G : (T *)p.ws + (size_t)blockIdx.x * G * P * m;
+  T *wsb = SMEM_FACTORS ? red + grow_slots<GROW>(G, G * P) : (T *)p.ws + (size_t)blockIdx.x * G * P * m;
 
   for (int64_t sbase = (int64_t)blockIdx.x * G; sbase < p.nsys;
        sbase += (int64_t)gridDim.x * G) {
     tridi_dev_stage_offsets(p, sbase, G, tid, soff);
-    if (tid < G) {
-      badrow[tid] = kNoBad;
-      badrow[G + tid] = -1;
+    if (tid < G) badrow[tid] = badrow[G + tid] = -1;
+    if (GROW) {
+      if (tid < G) badrow[tid] = kNoBad;
+      for (int i = tid; i < kRedSlots * G; i += blockDim.x) red[i] = (T)0;
     }
-    for (int i = tid; i < kRedSlots * G; i += blockDim.x) red[i] = (T)0;
     __syncthreads();
     const bool active = sbase + g < p.nsys;
     const int64_t row0 = (int64_t)chunk * m;
@@ -62,22 +62,24 @@ __global__ void __launch_bounds__(kMaxThreads)
     T nonfin = 0; /* see the staged kernel */
     /* growth (chunk.cuh): rows 1 .. m-1 in 1a, row 0 and the backward
      * sweep's pivots in 1b; rows >= n are not the system's */
-    T nmx = 0, dmx = 0, wL;
+    T nmx = 0, dmx = 0, wL = 0;
     {
       FwdSweep<T> f;
       for (int64_t k = 1; k < m - 1; ++k) {
         const int64_t row = row0 + k;
         const T ak = val(0, row), bk = val(1, row), ck = val(2, row), dk = val(3, row);
         nonfin += ak * (T)0 + bk * (T)0 + ck * (T)0 + dk * (T)0;
-        if (active && row < n) growth_row(ak, bk, ck, f.gmt, f.alt, nmx, dmx);
+        if (GROW && active && row < n) growth_row(ak, bk, ck, f.gmt, f.alt, nmx, dmx);
         f.step(ak, bk, ck, dk);
       }
       const int64_t row = row0 + m - 1;
       const T aL = val(0, row), bL = val(1, row), cL = val(2, row), dLv = val(3, row);
       nonfin += aL * (T)0 + bL * (T)0 + cL * (T)0 + dLv * (T)0;
-      const bool in = active && row < n;
-      if (in) growth_row(aL, bL, cL, f.gmt, f.alt, nmx, dmx);
-      wL = in ? fabs(bL - aL * f.gmt) : (T)0;
+      if (GROW) {
+        const bool in = active && row < n;
+        if (in) growth_row(aL, bL, cL, f.gmt, f.alt, nmx, dmx);
+        wL = in ? fabs(bL - aL * f.gmt) : (T)0;
+      }
       f.last(aL, bL, cL, dLv, sL, pL, qL);
     }
     /* 1b. backward sweep with u_{m-1} as parameter -> reduced row F */
@@ -88,7 +90,7 @@ __global__ void __launch_bounds__(kMaxThreads)
       for (int64_t k = m - 2; k >= 1; --k) {
         const int64_t row = row0 + k;
         const T ak = val(0, row), bk = val(1, row), ck = val(2, row), dk = val(3, row);
-        if (active && row < n) { /* the mirrored sweep's pivots (D counted in 1a) */
+        if (GROW && active && row < n) { /* the mirrored sweep's pivots (D counted in 1a) */
           T dummy = 0;
           growth_row(ck, bk, ak, gmt, blt, nmx, dummy);
         }
@@ -100,17 +102,19 @@ __global__ void __launch_bounds__(kMaxThreads)
       const T a0 = val(0, row0), b0 = val(1, row0), c0 = val(2, row0), d0 = val(3, row0);
       b0_zero = b0 == (T)0;
       nonfin += a0 * (T)0 + b0 * (T)0 + c0 * (T)0 + d0 * (T)0;
-      const bool in = active && row0 < n;
-      if (in) growth_row(c0, b0, a0, gmt, blt, nmx, dmx);
+      if (GROW && active && row0 < n) growth_row(c0, b0, a0, gmt, blt, nmx, dmx);
       const T inv = rcp_<T>(b0 - c0 * gmt);
       sF = a0 * inv;
       pF = -c0 * blt * inv;
       qF = (d0 - c0 * dlt) * inv;
     }
     /* 2. reduced system: rows of system g are strided by G in the arrays */
-    const bool grown =
-        pcr_reduced<T, true>(rs, rp, rq, g, G, 2 * chunk, 2 * P, sF, pF, qF, sL, pL, qL, red + kRedSlots * g, wL, nmx, dmx,
-                             residual_tol<T>(n));
+    bool grown = false;
+    if constexpr (GROW)
+      grown = pcr_reduced<T, true>(rs, rp, rq, g, G, 2 * chunk, 2 * P, sF, pF, qF, sL, pL, qL, red + kRedSlots * g,
+                                   red + kRedSlots * G + tid, G * P, wL, nmx, dmx, residual_tol<T>(n));
+    else
+      pcr_reduced<T>(rs, rp, rq, g, G, 2 * chunk, 2 * P, sF, pF, qF, sL, pL, qL);
     const T xF = qF, xL = qL;
     int my_bad = (active && ((chunk == 0 && b0_zero) || !finite_(nonfin)))
                      ? clamp_row(row0)
@@ -118,7 +122,7 @@ __global__ void __launch_bounds__(kMaxThreads)
     if (active && row0 < n && !finite_(xF)) my_bad = clamp_row(row0);
     if (active && row0 + m - 1 < n && !finite_(xL))
       my_bad = clamp_row(row0 + m - 1);
-    finish_info<T>(p, sbase + g, active, chunk == 0, my_bad, &badrow[g], p.growth && grown);
+    finish_info<T, GROW>(p, sbase + g, active, chunk == 0, my_bad, &badrow[g], grown);
 
     /* 3. solve the chunk with both ends known: e_k -> x, gamma_k -> ws */
     if (active && row0 < n) {
@@ -157,16 +161,21 @@ __global__ void __launch_bounds__(kMaxThreads)
      * direct kernel reports it, unless info already holds a breakdown code */
     __syncthreads();
     if (p.info && chunk == 0 && active && badrow[G + g] >= 0 &&
-        (p.info[sbase + g] == 0 || p.info[sbase + g] == TRIDI_INFO_INACCURATE))
+        (p.info[sbase + g] == 0 || (GROW && p.info[sbase + g] == TRIDI_INFO_INACCURATE)))
       p.info[sbase + g] = -(badrow[G + g] + 1);
     __syncthreads();
   }
 }
 
-template <typename T>
+template <typename T, bool GROW>
 const void *pick_stream(bool smem_factors) {
-  return smem_factors ? (const void *)tridi_thomas_pcr_stream<T, true>
-                      : (const void *)tridi_thomas_pcr_stream<T, false>;
+  return smem_factors ? (const void *)tridi_thomas_pcr_stream<T, true, GROW>
+                      : (const void *)tridi_thomas_pcr_stream<T, false, GROW>;
+}
+
+const void *stream_kernel(bool f64, bool grow, bool smem_factors) {
+  if (f64) return grow ? pick_stream<double, true>(smem_factors) : pick_stream<double, false>(smem_factors);
+  return grow ? pick_stream<float, true>(smem_factors) : pick_stream<float, false>(smem_factors);
 }
 
 } /* namespace */
@@ -192,11 +201,11 @@ tridi_status plan_streaming(const Facts &f, CudaPlan *cp, struct tridi_plan_s *p
   sp->P = (int)P;
   sp->m = m;
   sp->threads = (int)(G * P);
-  sp->smem = (size_t)G * (5 * 8 + 8) + es * ((size_t)6 * G * P + (size_t)kRedSlots * G);
+  sp->smem = (size_t)G * (5 * 8 + 8) + es * ((size_t)6 * G * P + grow_slots(f.grow, (int)G, (int)(G * P)));
   const size_t factors = es * (size_t)G * P * m;
   const bool smem_factors = sp->smem + factors <= f.smem_max;
   if (smem_factors) sp->smem += factors;
-  sp->func = f.f64 ? pick_stream<double>(smem_factors) : pick_stream<float>(smem_factors);
+  sp->func = stream_kernel(f.f64, f.grow, smem_factors);
   cudaError_t e;
   if (sp->smem > 48 * 1024) {
     e = cudaFuncSetAttribute(sp->func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sp->smem);

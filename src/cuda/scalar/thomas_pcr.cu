@@ -227,6 +227,7 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
   if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaGetDeviceProperties");
   Facts f;
   layout_facts(&f, plan, &prop);
+  f.grow = plan->growth != 0;
 #ifdef TRIDI_CUDA_TUNING
   TuningRows rows;
   read_tuning_overrides(&f, &rows);
@@ -269,7 +270,6 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_execute(const struct tridi_plan_s 
   for (int j = 0; j < L->nbatch; ++j) kp.bext[j] = L->bext[j];
   kp.nbatch = L->nbatch;
   kp.reused = cp->reused;
-  kp.growth = plan->growth;
   kp.info = args->info;
   kp.ws = args->ws;
   kp.n = L->n;

@@ -26,7 +26,8 @@
  * N_i = |a_i| + |a_i c'_{i-1}| + |u_i| + |c_i| and D_i = |a_i| + |b_i| + |c_i|
  * in registers; a system that does not break down and has max N >
  * TRIDI_GROWTH_LIMIT max D gets TRIDI_INFO_INACCURATE (x written) when
- * the plan flags growth (plan->growth: not with assume_dominant). */
+ * the plan flags growth (plan->growth: not with assume_dominant, whose
+ * plans launch the instantiations without the detection, GROW = false). */
 #include "../common/device.cuh"
 #include "../common/launch.h"
 #include "cuda_backend.h"
@@ -50,7 +51,7 @@ struct TParams {
   int64_t bstride[TRIDI_NUM_OPERANDS][TRIDI_MAX_RANK];
   int nbatch;
   int64_t wstride; /* TRIDI_ALG_THOMAS: workspace row stride (elements) */
-  int growth;      /* flag growth (plan->growth) */
+  int growth;      /* plan->growth: execute launches the kernels with the detection */
 };
 
 /* Row i's growth terms (src/ref/ref_thomas.c, the same operations in the
@@ -66,7 +67,7 @@ __device__ __forceinline__ void growth_row(T ai, T bi, T ci, T acp, T m, T &nmax
 
 /* ---- one thread per system, no transposition ---------------------------- */
 
-template <typename T>
+template <typename T, bool GROW>
 __global__ void k_thomas_thread(TParams p) {
   const int64_t nthr = (int64_t)gridDim.x * blockDim.x;
   const int64_t n = p.n;
@@ -89,13 +90,13 @@ __global__ void k_thomas_thread(TParams p) {
         code = (int32_t)(-(i + 1));
         break;
       }
-      const T acp = ai * cp;
-      const T m = bi - acp;
+      const T acp = GROW ? ai * cp : (T)0;
+      const T m = GROW ? bi - acp : bi - ai * cp;
       if (m == (T)0) {
         code = (int32_t)(i + 1);
         break;
       }
-      growth_row<T>(ai, bi, ci, acp, m, nmax, dmax);
+      if (GROW) growth_row<T>(ai, bi, ci, acp, m, nmax, dmax);
       const T r = (T)1 / m;
       cp = ci * r;
       dp = (di - ai * dp) * r;
@@ -117,7 +118,7 @@ __global__ void k_thomas_thread(TParams p) {
         x[i * p.as[4]] = xn;
       }
     }
-    if (code == 0 && p.growth && nmax > (T)TRIDI_GROWTH_LIMIT * dmax) code = TRIDI_INFO_INACCURATE;
+    if (GROW && code == 0 && nmax > (T)TRIDI_GROWTH_LIMIT * dmax) code = TRIDI_INFO_INACCURATE;
     if (p.info) p.info[s] = code;
   }
 }
@@ -218,7 +219,7 @@ struct Tile {
   }
 };
 
-template <typename T, bool SHUFFLE>
+template <typename T, bool SHUFFLE, bool GROW>
 __global__ void __launch_bounds__(32 * kWarps) k_thomas_tiled(TParams p) {
   __shared__ T sm_all[SHUFFLE ? 1 : kWarps * 32 * (TR + 1)];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -255,13 +256,13 @@ __global__ void __launch_bounds__(32 * kWarps) k_thomas_tiled(TParams p) {
           code = (int32_t)(-(i + 1));
           continue;
         }
-        const T acp = ai * cp;
-        const T m = bi - acp;
+        const T acp = GROW ? ai * cp : (T)0;
+        const T m = GROW ? bi - acp : bi - ai * cp;
         if (m == (T)0) {
           code = (int32_t)(i + 1);
           continue;
         }
-        growth_row<T>(ai, bi, ci, acp, m, nmax, dmax);
+        if (GROW) growth_row<T>(ai, bi, ci, acp, m, nmax, dmax);
         const T r = (T)1 / m;
         cp = ci * r;
         dp = (di - ai * dp) * r;
@@ -299,7 +300,7 @@ __global__ void __launch_bounds__(32 * kWarps) k_thomas_tiled(TParams p) {
       }
       tl.store(vx, x, p.as[4], row0, n, in && code == 0);
     }
-    if (code == 0 && p.growth && nmax > (T)TRIDI_GROWTH_LIMIT * dmax) code = TRIDI_INFO_INACCURATE;
+    if (GROW && code == 0 && nmax > (T)TRIDI_GROWTH_LIMIT * dmax) code = TRIDI_INFO_INACCURATE;
     if (in && p.info) p.info[s] = code;
   }
 }
@@ -309,6 +310,22 @@ struct TPlan {
   int grid, threads;
   int kind; /* 0 thread, 1 shared, 2 shuffle */
 };
+
+/* The plan's kernel, with the growth detection (GROW: plan->growth) or
+ * without it (assume_dominant: the kernels as if there were none) */
+template <bool GROW>
+void launch_thomas(const TPlan *tp, bool f32, const TParams &p, cudaStream_t st) {
+  if (tp->kind == 0) {
+    if (f32) k_thomas_thread<float, GROW><<<tp->grid, tp->threads, 0, st>>>(p);
+    else k_thomas_thread<double, GROW><<<tp->grid, tp->threads, 0, st>>>(p);
+  } else if (tp->kind == 1) {
+    if (f32) k_thomas_tiled<float, false, GROW><<<tp->grid, tp->threads, 0, st>>>(p);
+    else k_thomas_tiled<double, false, GROW><<<tp->grid, tp->threads, 0, st>>>(p);
+  } else {
+    if (f32) k_thomas_tiled<float, true, GROW><<<tp->grid, tp->threads, 0, st>>>(p);
+    else k_thomas_tiled<double, true, GROW><<<tp->grid, tp->threads, 0, st>>>(p);
+  }
+}
 
 } /* namespace */
 
@@ -372,16 +389,8 @@ extern "C" tridi_status tridi_cuda_thomas_execute(const struct tridi_plan_s *pla
   const bool f32 = plan->dtype == TRIDI_F32;
   tridi_cuda::DeviceGuard dg(plan->device); /* the workspace's device */
   if (dg.err != cudaSuccess) return tridi_cuda::cuda_error(dg.err, "tridi_execute: cudaSetDevice(%d)", plan->device);
-  if (tp->kind == 0) {
-    if (f32) k_thomas_thread<float><<<tp->grid, tp->threads, 0, st>>>(p);
-    else k_thomas_thread<double><<<tp->grid, tp->threads, 0, st>>>(p);
-  } else if (tp->kind == 1) {
-    if (f32) k_thomas_tiled<float, false><<<tp->grid, tp->threads, 0, st>>>(p);
-    else k_thomas_tiled<double, false><<<tp->grid, tp->threads, 0, st>>>(p);
-  } else {
-    if (f32) k_thomas_tiled<float, true><<<tp->grid, tp->threads, 0, st>>>(p);
-    else k_thomas_tiled<double, true><<<tp->grid, tp->threads, 0, st>>>(p);
-  }
+  if (p.growth) launch_thomas<true>(tp, f32, p, st);
+  else launch_thomas<false>(tp, f32, p, st);
   const cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) return tridi_cuda::cuda_error(e, "tridi_execute: kernel launch");
   return TRIDI_SUCCESS;

@@ -13,12 +13,12 @@ namespace tridi_cuda {
 /* Threads a block at most: 128 registers a thread for the M = 16 chunks. */
 constexpr int kVarInterThreads = 512;
 
-template <typename T, int M>
+template <typename T, int M, bool GROW>
 __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p, int G, int logG, int P) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T *rs = (T *)smem_raw, *rp = rs + 2 * P * G, *rq = rp + 2 * P * G;
-  T *red = rq + 2 * P * G;              /* [G][kRedSlots]: growth maxima of each system */
-  int *badrow = (int *)(red + kRedSlots * G); /* [G] */
+  T *red = rq + 2 * P * G; /* GROW: [G][kRedSlots] growth maxima, [kKeepSlots][G P] (pcr_reduced) */
+  int *badrow = (int *)(red + grow_slots<GROW>(G, G * P)); /* [G] */
   const int tid = threadIdx.x;
   const int g = tid & (G - 1), c = tid >> logG;
   const int64_t s = (int64_t)blockIdx.x * G + g;
@@ -26,9 +26,11 @@ __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p
   const int64_t row0 = (int64_t)c * M;
   const int64_t ld = p.ld;
   if (c == 0) {
-    badrow[g] = kNoBad;
-    for (int k = 0; k < kRedSlots; ++k) red[kRedSlots * g + k] = (T)0;
+    badrow[g] = no_bad<GROW>();
+    if (GROW)
+      for (int k = 0; k < kRedSlots; ++k) red[kRedSlots * g + k] = (T)0;
   }
+  if (GROW) __syncthreads(); /* pcr_reduced adds to red before its first barrier */
   /* a, b, c through the read-only path; d may be x (in place) */
   auto ldv = [&](int k, int j) -> T {
     const T *src = (const T *)p.op[k] + (row0 + j) * ld + s;
@@ -37,12 +39,16 @@ __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p
 
   ChunkState<T, M> cs;
   if (row0 + M <= n)
-    chunk_eliminate<T, M, true>(ldv, row0, n, cs);
+    chunk_eliminate<T, M, true, GROW>(ldv, row0, n, cs);
   else
-    chunk_eliminate<T, M, false>(ldv, row0, n, cs);
-  const bool grown = pcr_reduced<T, true>(rs, rp, rq, g, G, 2 * c, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL,
-                                          red + kRedSlots * g, cs.wL, cs.nmx, cs.dmx, residual_tol<T>(n)) &&
-                     p.growth;
+    chunk_eliminate<T, M, false, GROW>(ldv, row0, n, cs);
+  bool grown = false;
+  if constexpr (GROW)
+    grown = pcr_reduced<T, true>(rs, rp, rq, g, G, 2 * c, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL,
+                                 red + kRedSlots * g, red + kRedSlots * G + tid, G * P, cs.wL, cs.nmx, cs.dmx,
+                                 residual_tol<T>(n));
+  else
+    pcr_reduced<T>(rs, rp, rq, g, G, 2 * c, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
   const T xF = cs.qF, xL = cs.qL;
 
   int my_bad = (row0 < n && ((c == 0 && cs.b0_zero) || !finite_(cs.nonfin))) ? (int)row0 : -1;
@@ -50,18 +56,18 @@ __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p
   for (int j = 0; j < M; ++j)
     if (row0 + j < n && !finite_(chunk_x(cs, j, xF, xL))) my_bad = (int)(row0 + j);
   if (my_bad >= 0) atomicMax(&badrow[g], my_bad);
-  else if (grown) atomicMax(&badrow[g], -1); /* a breakdown row wins */
-  if (__syncthreads_or(my_bad >= 0 || grown)) {
+  else if (GROW && grown) atomicMax(&badrow[g], -1); /* a breakdown row wins */
+  if (__syncthreads_or(my_bad >= 0 || (GROW && grown))) {
     /* in place x is d: the re-check reads d before any x is stored */
     if (c == 0 && n > 0 && badrow[g] >= 0) {
       const int32_t code = var_seq_check<T>(p, s, ld, n, (int32_t)(-(badrow[g] + 1)));
       if (p.info) p.info[s] = code;
-    } else if (c == 0 && n > 0 && badrow[g] == -1 && p.info) {
+    } else if (GROW && c == 0 && n > 0 && badrow[g] == -1 && p.info) {
       p.info[s] = TRIDI_INFO_INACCURATE;
     }
     __syncthreads();
   }
-  if (c == 0 && n > 0 && badrow[g] == kNoBad && p.info) p.info[s] = 0;
+  if (c == 0 && n > 0 && (GROW ? badrow[g] == kNoBad : badrow[g] < 0) && p.info) p.info[s] = 0;
   T *X = (T *)p.op[4];
 #pragma unroll
   for (int j = 0; j < M; ++j)
@@ -69,12 +75,16 @@ __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p
 }
 
 template <typename T, int M>
-cudaError_t var_inter_launch_t(const VarParams &p, int G, int P, cudaStream_t stream) {
+cudaError_t var_inter_launch_t(bool grow, const VarParams &p, int G, int P, cudaStream_t stream) {
   const int64_t blocks = (p.nsys + G - 1) / G;
-  const size_t smem = ((size_t)6 * P * G + (size_t)kRedSlots * G) * sizeof(T) + (size_t)G * sizeof(int);
+  const size_t smem =
+      ((size_t)6 * P * G + grow_slots(grow, G, G * P)) * sizeof(T) + (size_t)G * sizeof(int);
   int logG = 0;
   while ((1 << logG) < G) ++logG;
-  var_inter_kernel<T, M><<<(unsigned)blocks, G * P, smem, stream>>>(p, G, logG, P);
+  if (grow)
+    var_inter_kernel<T, M, true><<<(unsigned)blocks, G * P, smem, stream>>>(p, G, logG, P);
+  else
+    var_inter_kernel<T, M, false><<<(unsigned)blocks, G * P, smem, stream>>>(p, G, logG, P);
   return cudaGetLastError();
 }
 
@@ -98,12 +108,18 @@ int var_inter_shape(bool f32, int64_t nmax, int *M, int *P) {
   return 0;
 }
 
-cudaError_t var_inter_launch(bool f32, const VarParams &p, int M, int P, cudaStream_t stream) {
+cudaError_t var_inter_launch(bool f32, bool grow, const VarParams &p, int M, int P, cudaStream_t stream) {
   const int G = f32 ? 8 : 4;
   switch (M) {
-    case 4: return f32 ? var_inter_launch_t<float, 4>(p, G, P, stream) : var_inter_launch_t<double, 4>(p, G, P, stream);
-    case 8: return f32 ? var_inter_launch_t<float, 8>(p, G, P, stream) : var_inter_launch_t<double, 8>(p, G, P, stream);
-    default: return f32 ? var_inter_launch_t<float, 16>(p, G, P, stream) : var_inter_launch_t<double, 16>(p, G, P, stream);
+    case 4:
+      return f32 ? var_inter_launch_t<float, 4>(grow, p, G, P, stream)
+                 : var_inter_launch_t<double, 4>(grow, p, G, P, stream);
+    case 8:
+      return f32 ? var_inter_launch_t<float, 8>(grow, p, G, P, stream)
+                 : var_inter_launch_t<double, 8>(grow, p, G, P, stream);
+    default:
+      return f32 ? var_inter_launch_t<float, 16>(grow, p, G, P, stream)
+                 : var_inter_launch_t<double, 16>(grow, p, G, P, stream);
   }
 }
 

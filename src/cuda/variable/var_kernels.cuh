@@ -32,7 +32,6 @@ struct VarParams {
   const int32_t *len;    /* B lengths (short systems; long ones are 0: skipped) */
   int64_t nsys;
   int64_t ld;
-  int growth; /* flag growth (plan->growth): TRIDI_INFO_INACCURATE */
 };
 
 /* The long systems of a batch (var_long.cu), sorted by length: system

@@ -12,7 +12,7 @@
 
 namespace tridi_cuda {
 
-template <typename T>
+template <typename T, bool GROW>
 __global__ void __launch_bounds__(128) var_long_kernel(VarParams p, VarLong lg) {
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= lg.count) return;
@@ -45,13 +45,13 @@ __global__ void __launch_bounds__(128) var_long_kernel(VarParams p, VarLong lg) 
         code = (int32_t)(-(i + 1));
         break;
       }
-      const T acp = a[u] * cp;
-      const T m = b[u] - acp;
+      const T acp = GROW ? a[u] * cp : (T)0;
+      const T m = GROW ? b[u] - acp : b[u] - a[u] * cp;
       if (m == (T)0) {
         code = (int32_t)(i + 1);
         break;
       }
-      var_growth_row<T>(a[u], b[u], c[u], acp, m, nmax, dmax);
+      if (GROW) var_growth_row<T>(a[u], b[u], c[u], acp, m, nmax, dmax);
       const T r = (T)1 / m;
       cp = c[u] * r;
       dp = (d[u] - a[u] * dp) * r;
@@ -86,16 +86,19 @@ __global__ void __launch_bounds__(128) var_long_kernel(VarParams p, VarLong lg) 
       }
     }
   }
-  if (code == 0 && p.growth && nmax > (T)TRIDI_GROWTH_LIMIT * dmax) code = TRIDI_INFO_INACCURATE;
+  if (GROW && code == 0 && nmax > (T)TRIDI_GROWTH_LIMIT * dmax) code = TRIDI_INFO_INACCURATE;
   if (p.info) p.info[s] = code;
 }
 
-cudaError_t var_long_launch(bool f32, const VarParams &p, const VarLong &lg, cudaStream_t stream) {
+cudaError_t var_long_launch(bool f32, bool grow, const VarParams &p, const VarLong &lg, cudaStream_t stream) {
   const unsigned blocks = (unsigned)((lg.count + 127) / 128);
-  if (f32)
-    var_long_kernel<float><<<blocks, 128, 0, stream>>>(p, lg);
-  else
-    var_long_kernel<double><<<blocks, 128, 0, stream>>>(p, lg);
+  if (f32) {
+    if (grow) var_long_kernel<float, true><<<blocks, 128, 0, stream>>>(p, lg);
+    else var_long_kernel<float, false><<<blocks, 128, 0, stream>>>(p, lg);
+  } else {
+    if (grow) var_long_kernel<double, true><<<blocks, 128, 0, stream>>>(p, lg);
+    else var_long_kernel<double, false><<<blocks, 128, 0, stream>>>(p, lg);
+  }
   return cudaGetLastError();
 }
 

@@ -37,8 +37,8 @@ __host__ __device__ constexpr size_t var_packed_buf_elems(int M) {
  * same info codes) on the system at tile rows r .. r + n - 1 of the shared
  * tile buf ([4][LDS]: a, b, c, d): c' and d' overwrite the system's own rows
  * of c and d, x goes to its rows of a.  Returns the info code. */
-template <typename T>
-__device__ int32_t var_smem_thomas(T *buf, size_t LDS, int r, int n, bool growth) {
+template <typename T, bool GROW>
+__device__ int32_t var_smem_thomas(T *buf, size_t LDS, int r, int n) {
   T *A = buf, *B = buf + LDS, *C = buf + 2 * LDS, *D = buf + 3 * LDS;
   T cp = 0, dp = 0, nmax = 0, dmax = 0;
   for (int i = 0; i < n; ++i) {
@@ -48,10 +48,10 @@ __device__ int32_t var_smem_thomas(T *buf, size_t LDS, int r, int n, bool growth
     const T ci = i < n - 1 ? C[e] : (T)0;
     const T di = D[e];
     if (!finite_(ai) || !finite_(bi) || !finite_(ci) || !finite_(di)) return -(i + 1);
-    const T acp = ai * cp;
-    const T m = bi - acp;
+    const T acp = GROW ? ai * cp : (T)0;
+    const T m = GROW ? bi - acp : bi - ai * cp;
     if (m == (T)0) return i + 1;
-    var_growth_row<T>(ai, bi, ci, acp, m, nmax, dmax);
+    if (GROW) var_growth_row<T>(ai, bi, ci, acp, m, nmax, dmax);
     const T rr = (T)1 / m;
     cp = ci * rr;
     dp = (di - ai * dp) * rr;
@@ -67,10 +67,10 @@ __device__ int32_t var_smem_thomas(T *buf, size_t LDS, int r, int n, bool growth
     if (!finite_(xn)) return -(i + 1);
     A[e] = xn;
   }
-  return growth && nmax > (T)TRIDI_GROWTH_LIMIT * dmax ? TRIDI_INFO_INACCURATE : 0;
+  return GROW && nmax > (T)TRIDI_GROWTH_LIMIT * dmax ? TRIDI_INFO_INACCURATE : 0;
 }
 
-template <typename T, int M>
+template <typename T, int M, bool GROW>
 __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
   constexpr int P = kVarThreads;
   using Scan = cub::BlockScan<int, P>;
@@ -125,7 +125,7 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
 
     /* 2. chunk elimination (row0 = 1, n = INT64_MAX: ld masks by itself) */
     ChunkState<T, M> cs;
-    chunk_eliminate<T, M, true>(ld, 1, INT64_MAX, cs);
+    chunk_eliminate<T, M, true, GROW>(ld, 1, INT64_MAX, cs);
 
     /* 3. local number of the system of chunk row 0 (row 0 of the tile is a
      * system's first row), from the first-row flags of the chunks before */
@@ -136,8 +136,12 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
     const int q0 = sys_before - 1 + (int)(chunk_first & 1u); /* system of row r0 */
 
     /* 4. the reduced system */
-    const bool grown = pcr_reduced<T, true>(rs, rp, rq, 0, 1, 2 * tid, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL,
-                                            cs.qL, nullptr, cs.wL, cs.nmx, cs.dmx, residual_tol<T>(0));
+    bool grown = false;
+    if constexpr (GROW)
+      grown = pcr_reduced<T, true>(rs, rp, rq, 0, 1, 2 * tid, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL,
+                                   nullptr, nullptr, 0, cs.wL, cs.nmx, cs.dmx, residual_tol<T>(0));
+    else
+      pcr_reduced<T>(rs, rp, rq, 0, 1, 2 * tid, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
     const T xF = cs.qF, xL = cs.qL;
 
     /* 5. breakdown.  The systems of a tile share its reduced system, and
@@ -148,7 +152,7 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
      * c' and d', x goes to a's rows): every system of it then has the
      * reference's x and info code.  Rare by nature; the clean tiles keep
      * the hybrid. */
-    bool chunk_bad = !finite_(cs.nonfin) || (p.growth && grown);
+    bool chunk_bad = !finite_(cs.nonfin) || grown;
 #pragma unroll
     for (int j = 0; j < M; ++j) {
       if (r0 + j >= nrows) break;
@@ -160,7 +164,7 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
       for (int q = tid; q < tile.nsys; q += P) {
         const int64_t s = tile.sys0 + q;
         const int r = (int)(p.off[s] - tile.row0), n = (int)(p.off[s + 1] - p.off[s]);
-        const int32_t code = var_smem_thomas<T>(buf, LDS, r, n, p.growth != 0);
+        const int32_t code = var_smem_thomas<T, GROW>(buf, LDS, r, n);
         if (p.info) p.info[s] = code;
       }
     } else {
@@ -193,17 +197,26 @@ size_t var_packed_smem() {
   return (4 * var_packed_buf_elems<T>(M) + 6 * kVarThreads) * sizeof(T);
 }
 
-/* Plan time (the plan's device current): allow the kernel its shared memory. */
-template <typename T, int M>
-cudaError_t var_packed_prepare_t() {
-  return cudaFuncSetAttribute(var_packed_kernel<T, M>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                              (int)var_packed_smem<T, M>());
+/* Plan time (the plan's device current): allow the kernel its shared
+ * memory; the number of its blocks an SM holds */
+template <typename T, int M, bool GROW>
+cudaError_t var_packed_prepare_t(int *blocks_per_sm) {
+  cudaError_t e = cudaFuncSetAttribute(var_packed_kernel<T, M, GROW>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (int)var_packed_smem<T, M>());
+  if (e == cudaSuccess)
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, var_packed_kernel<T, M, GROW>, kVarThreads,
+                                                      var_packed_smem<T, M>());
+  return e;
 }
 
-/* Launch over every tile of a PACKED batch (grid: persistent blocks). */
+/* Launch over every tile of a PACKED batch (grid: persistent blocks);
+ * grow: the instantiation with the growth detection */
 template <typename T, int M>
-cudaError_t var_packed_launch_t(const VarParams &p, int blocks, cudaStream_t stream) {
-  var_packed_kernel<T, M><<<blocks, kVarThreads, var_packed_smem<T, M>(), stream>>>(p);
+cudaError_t var_packed_launch_t(bool grow, const VarParams &p, int blocks, cudaStream_t stream) {
+  if (grow)
+    var_packed_kernel<T, M, true><<<blocks, kVarThreads, var_packed_smem<T, M>(), stream>>>(p);
+  else
+    var_packed_kernel<T, M, false><<<blocks, kVarThreads, var_packed_smem<T, M>(), stream>>>(p);
   return cudaGetLastError();
 }
 
@@ -211,30 +224,21 @@ cudaError_t var_packed_launch_t(const VarParams &p, int blocks, cudaStream_t str
  * thread for f32, 8 for f64 (tiles of 2048 / 4096 rows). */
 int var_packed_rows(int M) { return kVarThreads * M; }
 
-cudaError_t var_packed_prepare(bool f32, int M, int *blocks_per_sm) {
-  cudaError_t e;
-  if (!f32) {
-    e = var_packed_prepare_t<double, 8>();
-    if (e == cudaSuccess)
-      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, var_packed_kernel<double, 8>, kVarThreads,
-                                                        var_packed_smem<double, 8>());
-  } else if (M == 8) {
-    e = var_packed_prepare_t<float, 8>();
-    if (e == cudaSuccess)
-      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, var_packed_kernel<float, 8>, kVarThreads,
-                                                        var_packed_smem<float, 8>());
-  } else {
-    e = var_packed_prepare_t<float, 16>();
-    if (e == cudaSuccess)
-      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, var_packed_kernel<float, 16>, kVarThreads,
-                                                        var_packed_smem<float, 16>());
-  }
-  return e;
+template <bool GROW>
+cudaError_t var_packed_prepare_g(bool f32, int M, int *blocks_per_sm) {
+  if (!f32) return var_packed_prepare_t<double, 8, GROW>(blocks_per_sm);
+  if (M == 8) return var_packed_prepare_t<float, 8, GROW>(blocks_per_sm);
+  return var_packed_prepare_t<float, 16, GROW>(blocks_per_sm);
 }
 
-cudaError_t var_packed_launch(bool f32, int M, const VarParams &p, int blocks, cudaStream_t stream) {
-  if (!f32) return var_packed_launch_t<double, 8>(p, blocks, stream);
-  return M == 8 ? var_packed_launch_t<float, 8>(p, blocks, stream) : var_packed_launch_t<float, 16>(p, blocks, stream);
+cudaError_t var_packed_prepare(bool f32, int M, bool grow, int *blocks_per_sm) {
+  return grow ? var_packed_prepare_g<true>(f32, M, blocks_per_sm) : var_packed_prepare_g<false>(f32, M, blocks_per_sm);
+}
+
+cudaError_t var_packed_launch(bool f32, bool grow, int M, const VarParams &p, int blocks, cudaStream_t stream) {
+  if (!f32) return var_packed_launch_t<double, 8>(grow, p, blocks, stream);
+  return M == 8 ? var_packed_launch_t<float, 8>(grow, p, blocks, stream)
+                : var_packed_launch_t<float, 16>(grow, p, blocks, stream);
 }
 
 } /* namespace tridi_cuda */

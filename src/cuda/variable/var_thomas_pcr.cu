@@ -21,11 +21,11 @@
 
 namespace tridi_cuda {
 int var_packed_rows(int M);
-cudaError_t var_packed_prepare(bool f32, int M, int *blocks_per_sm);
-cudaError_t var_packed_launch(bool f32, int M, const VarParams &p, int blocks, cudaStream_t stream);
+cudaError_t var_packed_prepare(bool f32, int M, bool grow, int *blocks_per_sm);
+cudaError_t var_packed_launch(bool f32, bool grow, int M, const VarParams &p, int blocks, cudaStream_t stream);
 int var_inter_shape(bool f32, int64_t nmax, int *M, int *P);
-cudaError_t var_inter_launch(bool f32, const VarParams &p, int M, int P, cudaStream_t stream);
-cudaError_t var_long_launch(bool f32, const VarParams &p, const VarLong &lg, cudaStream_t stream);
+cudaError_t var_inter_launch(bool f32, bool grow, const VarParams &p, int M, int P, cudaStream_t stream);
+cudaError_t var_long_launch(bool f32, bool grow, const VarParams &p, const VarLong &lg, cudaStream_t stream);
 } /* namespace tridi_cuda */
 
 using namespace tridi_cuda;
@@ -34,6 +34,7 @@ namespace {
 
 struct VarPlan {
   bool f32;
+  bool grow;           /* plan->growth: the kernels with the growth detection */
   int64_t nshort;      /* systems the kernel solves */
   VarParams kp;        /* device arrays below */
   VarTile *tiles;      /* PACKED */
@@ -157,7 +158,7 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
   VarParams &kp = vp->kp;
   memset(&kp, 0, sizeof kp);
   kp.nsys = v->nsys;
-  kp.growth = plan->growth;
+  vp->grow = plan->growth != 0;
   if (packed) {
     VarTile *tiles = (VarTile *)malloc((size_t)(v->nsys > 0 ? v->nsys : 1) * sizeof *tiles);
     const int64_t nwords = v->total / 32 + 2;
@@ -195,7 +196,7 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
     kp.nwords = nwords;
     kp.off = vp->off;
     int per_sm = 0, sms = 0;
-    cudaError_t e = var_packed_prepare(vp->f32, vp->M, &per_sm);
+    cudaError_t e = var_packed_prepare(vp->f32, vp->M, vp->grow, &per_sm);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device);
     if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cuda_var_thomas_pcr");
     const int64_t want = (int64_t)(per_sm > 0 ? per_sm : 1) * sms;
@@ -227,15 +228,15 @@ extern "C" tridi_status tridi_cuda_var_execute(const struct tridi_plan_s *plan, 
   if (vp->nshort > 0) {
     cudaError_t e;
     if (v->layout == TRIDI_VAR_PACKED)
-      e = kp.ntiles > 0 ? var_packed_launch(vp->f32, vp->M, kp, vp->blocks, stream) : cudaSuccess;
+      e = kp.ntiles > 0 ? var_packed_launch(vp->f32, vp->grow, vp->M, kp, vp->blocks, stream) : cudaSuccess;
     else
-      e = var_inter_launch(vp->f32, kp, vp->M, vp->P, stream);
+      e = var_inter_launch(vp->f32, vp->grow, kp, vp->M, vp->P, stream);
     if (e != cudaSuccess) return cuda_error(e, "tridi_execute: cuda_var_thomas_pcr launch");
   }
   if (vp->lg.count > 0) {
     VarLong lg = vp->lg;
     lg.ws = args->ws;
-    const cudaError_t e = var_long_launch(vp->f32, kp, lg, stream);
+    const cudaError_t e = var_long_launch(vp->f32, vp->grow, kp, lg, stream);
     if (e != cudaSuccess) return cuda_error(e, "tridi_execute: cuda_var_thomas_pcr long systems");
   }
   return TRIDI_SUCCESS;
