@@ -21,8 +21,8 @@ if [ -z "$cuobjdump" ]; then
   cuobjdump=$(find "$out/nvtools" -name cuobjdump -type f | head -1)
 fi
 cmake -S "$src" -B "$out/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DTRIDI_BUILD_TESTS=OFF -DTRIDI_BUILD_EXAMPLES=OFF -DTRIDI_BUILD_TOOLS=OFF "$@" >/dev/null
-cmake --build "$out/build" -j2 --target tridi >/dev/null
+  -DTRIDI_BUILD_TESTS=OFF -DTRIDI_BUILD_EXAMPLES=OFF -DTRIDI_BUILD_TOOLS=OFF -DTRIDI_BUILD_SHARED=OFF "$@" >/dev/null
+cmake --build "$out/build" -j2 --target tridi_static >/dev/null
 # registers and static shared memory of every kernel (the fake's occupancy)
 find "$out/build/src/cuda" -name '*.o' -print0 | xargs -0 -n1 "$cuobjdump" -res-usage |
   awk '/Function /{f=$2; sub(":$","",f)} /REG:/{r=$1; s=$0; sub("REG:","",r); sub(/.*SHARED:/,"",s); sub(/ .*/,"",s); print f, r, s}' \

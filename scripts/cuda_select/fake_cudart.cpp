@@ -336,3 +336,31 @@ cudaError_t cudaMalloc(void **p, size_t bytes) {
   return cudaSuccess;
 }
 cudaError_t cudaFree(void *) { return cudaSuccess; }
+/* What the pivoting row, the CUDA second pass and the variable kind use
+ * beside the above: attributes from the faked properties, copies that only
+ * print (device addresses are never dereferenced here), no-op
+ * synchronisation and variable registration. */
+extern "C" void __cudaRegisterVar(void **, char *, char *, const char *, int, size_t, int, int) {}
+cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr attr, int dev) {
+  if (dev < 0 || dev > 1) return g_last = cudaErrorInvalidDevice;
+  cudaDeviceProp p;
+  cudaGetDeviceProperties(&p, dev);
+  switch (attr) {
+    case cudaDevAttrMultiProcessorCount: *v = p.multiProcessorCount; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int)p.sharedMemPerBlockOptin; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *v = (int)p.sharedMemPerMultiprocessor; break;
+    case cudaDevAttrComputeCapabilityMajor: *v = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *v = p.minor; break;
+    default: return g_last = cudaErrorInvalidValue;
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const void *fn, int threads,
+                                                                   size_t dyn, unsigned) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, fn, threads, dyn);
+}
+cudaError_t cudaMemcpy(void *, const void *, size_t bytes, cudaMemcpyKind kind) {
+  printf("  memcpy dev=%d %zu kind=%d\n", g_dev, bytes, (int)kind);
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
