@@ -20,7 +20,7 @@
  *                      CUDA kernels do not flag growth;
  *   gpu_auto_graph     an AUTO execute captured into a CUDA graph and
  *                      replayed. */
-#include "matgen.h"
+#include "matgen_problem.h"
 #include "tt_dev.h"
 #include "tt_variable.h"
 
@@ -142,34 +142,6 @@ static void fill_uniform(tt_problem *P, uint64_t seed) {
   tt_problem_oracle(P);
 }
 
-/* System s becomes matrix m of the collection (d = A x_true, rounded to f32
- * for f32 problems); 0 when generated. */
-static int set_family(tt_problem *P, int64_t s, const mg_matrix *m, uint64_t seed) {
-  const int64_t n = P->sys[s].n;
-  double *v = malloc(sizeof(double) * 5 * (size_t)n);
-  if (!v) return -1;
-  double *a = v, *b = v + n, *c = v + 2 * n, *d = v + 3 * n, *xt = v + 4 * n;
-  const int rc = mg_generate(m, n, seed, a, b, c);
-  if (rc == 0) {
-    if (P->es == 4) {
-      mg_round_f32(n, a);
-      mg_round_f32(n, b);
-      mg_round_f32(n, c);
-    }
-    mg_xtrue(n, seed, xt);
-    mg_matvec(n, a, b, c, xt, d);
-    if (P->es == 4) mg_round_f32(n, d);
-    for (int64_t i = 0; i < n; ++i) {
-      if (i > 0) tt_problem_set(P, TT_A, s, i, a[i]);
-      tt_problem_set(P, TT_B, s, i, b[i]);
-      if (i < n - 1) tt_problem_set(P, TT_C, s, i, c[i]);
-      tt_problem_set(P, TT_D, s, i, d[i]);
-    }
-  }
-  free(v);
-  return rc;
-}
-
 static int64_t batch_for(int64_t n) {
   int64_t b = 40000 / (n > 0 ? n : 1);
   if (b > 300) b = 300;
@@ -219,7 +191,7 @@ static void gpu_lu_collection(void **state) {
         if (tt_problem_init(&P, &L, tt_case_seed("gpu_lu_coll_p", k++), NULL)) continue;
         /* system s: family s mod mg_count (left dominant where it cannot be made) */
         for (int64_t s = 0; s < P.nsys; ++s)
-          (void)set_family(&P, s, &mg_matrices[s % mg_count], tt_case_seed("gpu_lu_coll_m", (uint64_t)s));
+          (void)tt_problem_set_matrix(&P, s, &mg_matrices[s % mg_count], tt_case_seed("gpu_lu_coll_m", (uint64_t)s));
         P.close_c = INFINITY;
         tt_problem_oracle(&P);
         /* whether a numerically singular member breaks down may depend on
@@ -227,7 +199,7 @@ static void gpu_lu_collection(void **state) {
          * (gpu_lu_breakdown tests the codes) */
         const mg_matrix *tiny = mg_by_name("tiny_first_pivot");
         for (int64_t s = 0; s < P.nsys; ++s)
-          if (P.piv_info[s] != 0 && tiny) (void)set_family(&P, s, tiny, (uint64_t)s);
+          if (P.piv_info[s] != 0 && tiny) (void)tt_problem_set_matrix(&P, s, tiny, (uint64_t)s);
         tt_problem_oracle(&P);
         run_gpu(&P, &o, 1, 0, "collection");
         tt_problem_free(&P);
@@ -353,7 +325,7 @@ static int cuda_flags_growth(const mg_matrix *tiny) {
   make_layout(&L, L_CONTIG, TRIDI_F64, 500, 4, &r);
   tt_problem P;
   if (tt_problem_init(&P, &L, tt_case_seed("gpu_growth_probe_p", 0), NULL)) return 0;
-  for (int64_t s = 0; s < P.nsys; ++s) (void)set_family(&P, s, tiny, (uint64_t)s);
+  for (int64_t s = 0; s < P.nsys; ++s) (void)tt_problem_set_matrix(&P, s, tiny, (uint64_t)s);
   tridi_options o = cuda_opts(TRIDI_ALG_AUTO);
   o.pivot = TRIDI_PIVOT_NONE;
   tridi_plan plan = NULL;
@@ -395,7 +367,7 @@ static void gpu_auto_growth(void **state) {
       make_layout(&L, l ? L_INTERLEAVED : L_CONTIG, t ? TRIDI_F64 : TRIDI_F32, 500, 64, &r);
       tt_problem P;
       if (tt_problem_init(&P, &L, tt_case_seed("gpu_auto_growth_p", k++), NULL)) continue;
-      for (int64_t s = 0; s < P.nsys; s += 2) (void)set_family(&P, s, tiny, (uint64_t)s);
+      for (int64_t s = 0; s < P.nsys; s += 2) (void)tt_problem_set_matrix(&P, s, tiny, (uint64_t)s);
       P.close_c = INFINITY;
       tt_problem_oracle(&P);
       run_gpu(&P, &o, 1, 0, "auto growth");

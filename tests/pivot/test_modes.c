@@ -52,7 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "matgen.h"
+#include "matgen_problem.h"
 #include "ref_pivot.h"
 #include "tt.h"
 
@@ -184,34 +184,6 @@ static int never_flagged(const mg_matrix *m) {
   return (p & MG_SPD) || ((p & (MG_ROW_DOM | MG_COL_DOM)) && !(p & MG_DOM_WEAK));
 }
 
-/* System s becomes matrix m (its own length, the given seed), d = A x_true,
- * rounded to f32 for f32 problems; returns 0 (non-zero: not generated). */
-static int set_matrix(tt_problem *P, int64_t s, const mg_matrix *m, uint64_t seed) {
-  const int64_t n = P->sys[s].n;
-  double *a = malloc(sizeof(double) * 5 * (size_t)n);
-  if (!a) return -1;
-  double *b = a + n, *c = b + n, *d = c + n, *xt = d + n;
-  int rc = mg_generate(m, n, seed, a, b, c);
-  if (rc == 0) {
-    if (P->es == 4) {
-      mg_round_f32(n, a);
-      mg_round_f32(n, b);
-      mg_round_f32(n, c);
-    }
-    mg_xtrue(n, seed, xt);
-    mg_matvec(n, a, b, c, xt, d);
-    if (P->es == 4) mg_round_f32(n, d);
-    for (int64_t i = 0; i < n; ++i) {
-      if (i > 0) tt_problem_set(P, TT_A, s, i, a[i]);
-      tt_problem_set(P, TT_B, s, i, b[i]);
-      if (i < n - 1) tt_problem_set(P, TT_C, s, i, c[i]);
-      tt_problem_set(P, TT_D, s, i, d[i]);
-    }
-  }
-  free(a);
-  return rc;
-}
-
 /* Fill every system from the collection: system s takes family fam[s]
  * (chosen round robin among the usable ones, with a seed per system).  A
  * system takes the next family instead when whether it is flagged or breaks
@@ -228,7 +200,7 @@ static void fill_collection(tt_problem *P, uint64_t seed, const mg_matrix **fam)
     for (int tries = 0; tries < 2 * mg_count; ++tries) {
       const mg_matrix *m = &mg_matrices[next];
       next = (next + 1) % mg_count;
-      if (!usable(m, n) || set_matrix(P, s, m, seed + (uint64_t)s) != 0) continue;
+      if (!usable(m, n) || tt_problem_set_matrix(P, s, m, seed + (uint64_t)s) != 0) continue;
       const double g = growth_of(P, s);
       if (g != g || fabs(g / TRIDI_GROWTH_LIMIT - 1) < 0.02 || pivot_fails(P, s)) continue;
       fam[s] = m;
