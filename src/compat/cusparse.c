@@ -38,6 +38,26 @@ static tridi_status run(tridi_cache_key *key, const char *fn, const void *dl, co
 #endif
 }
 
+/* Solve, with the cached plan, systems laid out as a 2-D array
+ * of shape (e0, e1) solved along `axis`: the matrices' row stride s0_mat,
+ * d's and x's s0_rhs (the other axis unit-stride). */
+static tridi_status run_2d(tridi_dtype dt, const char *fn, int axis, int64_t e0, int64_t e1,
+                           int64_t s0_mat, int64_t s0_rhs, const void *dl, const void *d,
+                           const void *du, void *x, void *stream) {
+  tridi_cache_key key;
+  memset(&key, 0, sizeof key);
+  key.dtype = dt;
+  key.rank = 2;
+  key.axis = axis;
+  key.shape[0] = e0;
+  key.shape[1] = e1;
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
+    key.strides[k][0] = k >= TRIDI_OP_D ? s0_rhs : s0_mat;
+    key.strides[k][1] = 1;
+  }
+  return run(&key, fn, dl, d, du, x, stream);
+}
+
 static tridi_status strided(tridi_dtype dt, const char *fn, int m, const void *dl, const void *d,
                             const void *du, void *x, int batch_count, int batch_stride,
                             void *stream) {
@@ -47,18 +67,7 @@ static tridi_status strided(tridi_dtype dt, const char *fn, int m, const void *d
   if (batch_count > 1 && batch_stride < m)
     return bad(fn, TRIDI_ERR_INVALID_STRIDE, "batchStride < m");
   if (!dl || !d || !du || !x) return bad(fn, TRIDI_ERR_NULL_POINTER, "dl, d, du or x is NULL");
-  tridi_cache_key key;
-  memset(&key, 0, sizeof key);
-  key.dtype = dt;
-  key.rank = 2;
-  key.axis = 1;
-  key.shape[0] = batch_count;
-  key.shape[1] = m;
-  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
-    key.strides[k][0] = batch_stride;
-    key.strides[k][1] = 1;
-  }
-  return run(&key, fn, dl, d, du, x, stream);
+  return run_2d(dt, fn, 1, batch_count, m, batch_stride, batch_stride, dl, d, du, x, stream);
 }
 
 static tridi_status interleaved(tridi_dtype dt, const char *fn, int algo, int m, const void *dl,
@@ -72,18 +81,7 @@ static tridi_status interleaved(tridi_dtype dt, const char *fn, int algo, int m,
   if (m < 0) return bad(fn, TRIDI_ERR_INVALID_SHAPE, "m < 0");
   if (batch_count < 0) return bad(fn, TRIDI_ERR_INVALID_SHAPE, "batchCount < 0");
   if (!dl || !d || !du || !x) return bad(fn, TRIDI_ERR_NULL_POINTER, "dl, d, du or x is NULL");
-  tridi_cache_key key;
-  memset(&key, 0, sizeof key);
-  key.dtype = dt;
-  key.rank = 2;
-  key.axis = 0;
-  key.shape[0] = m;
-  key.shape[1] = batch_count;
-  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
-    key.strides[k][0] = batch_count;
-    key.strides[k][1] = 1;
-  }
-  return run(&key, fn, dl, d, du, x, stream);
+  return run_2d(dt, fn, 0, m, batch_count, batch_count, batch_count, dl, d, du, x, stream);
 }
 
 static tridi_status nopivot(tridi_dtype dt, const char *fn, int m, int n, const void *dl,
@@ -93,18 +91,7 @@ static tridi_status nopivot(tridi_dtype dt, const char *fn, int m, int n, const 
   if (n < 0) return bad(fn, TRIDI_ERR_INVALID_SHAPE, "n < 0");
   if (ldb < (m > 1 ? m : 1)) return bad(fn, TRIDI_ERR_INVALID_STRIDE, "ldb < max(1, m)");
   if (!dl || !d || !du || !B) return bad(fn, TRIDI_ERR_NULL_POINTER, "dl, d, du or B is NULL");
-  tridi_cache_key key;
-  memset(&key, 0, sizeof key);
-  key.dtype = dt;
-  key.rank = 2;
-  key.axis = 1;
-  key.shape[0] = n;
-  key.shape[1] = m;
-  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
-    key.strides[k][0] = k >= TRIDI_OP_D ? ldb : 0; /* one matrix, n right-hand sides */
-    key.strides[k][1] = 1;
-  }
-  return run(&key, fn, dl, d, du, B, stream);
+  return run_2d(dt, fn, 1, n, m, 0, ldb, dl, d, du, B, stream); /* one matrix, n right-hand sides */
 }
 
 tridi_status tridi_cuda_sgtsv_strided_batch(int m, const float *dl, const float *d,
