@@ -179,6 +179,16 @@ const char *tridi_cpu_thomas_applies(const struct tridi_plan_s *plan) {
   return NULL;
 }
 
+/* The kernel's name (see cpu_thomas.h). */
+void tridi_cpu_kernel_name(struct tridi_plan_s *plan, const tridi_cpu_thomas_priv *P,
+                           const char *row, const char *simd, int group) {
+  const char *kind = P->cls[TRIDI_OP_X] == TRIDI_CPU_TRANS ? "transpose"
+                     : P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC ? "vector"
+                                                           : "gather";
+  snprintf(plan->kernel_name, sizeof plan->kernel_name, "%s_%s_%s_%s_g%d", row, kind, simd,
+           plan->dtype == TRIDI_F32 ? "f32" : "f64", group);
+}
+
 /* The layout part of the plan (see cpu_thomas.h). */
 void tridi_cpu_layout_priv(const struct tridi_plan_s *plan, tridi_cpu_thomas_priv *P) {
   const tridi_layout *L = &plan->lay;
@@ -369,11 +379,7 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
 #endif
     default: break;
   }
-  const char *kind = P->cls[TRIDI_OP_X] == TRIDI_CPU_TRANS ? "transpose"
-                     : P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC ? "vector"
-                                                           : "gather";
-  snprintf(plan->kernel_name, sizeof plan->kernel_name, "cpu_thomas_%s_%s_%s_g%d", kind, simd,
-           f32 ? "f32" : "f64", G * P->sub);
+  tridi_cpu_kernel_name(plan, P, "cpu_thomas", simd, G * P->sub);
   plan->ws_bytes = ws;
   plan->priv = P;
   return TRIDI_SUCCESS;

@@ -83,6 +83,11 @@ typedef struct tridi_cpu_thomas_priv {
  * rest (group width, tiles, work items, scratch, kernel). */
 void tridi_cpu_layout_priv(const struct tridi_plan_s *plan, tridi_cpu_thomas_priv *P);
 
+/* plan->kernel_name of a kernel on that layout: "<row>_<transpose|vector|
+ * gather>_<simd>_<f32|f64>_g<group width>" (the access class of x). */
+void tridi_cpu_kernel_name(struct tridi_plan_s *plan, const tridi_cpu_thomas_priv *P,
+                           const char *row, const char *simd, int group);
+
 /* Kernels, one per ISA compiled in and element type. */
 #define TRIDI_CPU_DECLARE_KERNELS(SFX)                                                          \
   void tridi_cpu_thomas_kernel_##SFX##_f32(const struct tridi_plan_s *,                        \

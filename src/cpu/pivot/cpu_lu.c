@@ -134,11 +134,7 @@ tridi_status tridi_cpu_lu_init(struct tridi_plan_s *plan) {
     default:
       break;
   }
-  const char *kind = P->cls[TRIDI_OP_X] == TRIDI_CPU_TRANS ? "transpose"
-                     : P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC ? "vector"
-                                                           : "gather";
-  snprintf(plan->kernel_name, sizeof plan->kernel_name, "cpu_lu_partial_%s_%s_%s_g%d", kind, simd,
-           f32 ? "f32" : "f64", G);
+  tridi_cpu_kernel_name(plan, P, "cpu_lu_partial", simd, G);
   plan->ws_bytes = ws;
   plan->priv = P;
   return TRIDI_SUCCESS;
