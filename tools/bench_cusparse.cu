@@ -84,6 +84,59 @@ struct Sp<double> {
   }
 };
 
+/* The timed loop every row shares: on its own non-blocking stream, each
+ * repeat runs prep() (fresh inputs: untimed) and then call() between two
+ * events; repeats r < 0 are the warm-up.  run() stops at the first call()
+ * that fails and returns false. */
+struct TimedLoop {
+  cudaStream_t s = nullptr;
+  cudaEvent_t e0 = nullptr, e1 = nullptr;
+  double *t;
+  int warmup, reps;
+  explicit TimedLoop(const bench_opts *opts) : warmup(opts->warmup), reps(opts->reps) {
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    t = (double *)malloc(sizeof(double) * (size_t)(reps > 0 ? reps : 1));
+  }
+  ~TimedLoop() {
+    free(t);
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    cudaStreamDestroy(s);
+  }
+  TimedLoop(const TimedLoop &) = delete;
+  TimedLoop &operator=(const TimedLoop &) = delete;
+  template <class Prep, class Call>
+  bool run(Prep prep, Call call) {
+    for (int r = -warmup; r < reps; ++r) {
+      prep();
+      cudaEventRecord(e0, s);
+      const bool ok = call();
+      cudaEventRecord(e1, s);
+      cudaEventSynchronize(e1);
+      if (!ok) return false;
+      float ms = 0;
+      cudaEventElapsedTime(&ms, e0, e1);
+      if (r >= 0) t[r] = ms;
+    }
+    return true;
+  }
+  double median() const { return bench_median(t, reps); }
+};
+
+/* A row's entry point: the bench's device current, then the row's f32 or
+ * f64 instantiation. */
+typedef int (*row_fn)(const bench_case *, const bench_opts *, const bench_data *, bench_result *);
+int on_device(row_fn f32, row_fn f64, const bench_case *bc, const bench_opts *opts,
+              const bench_data *data, bench_result *res) {
+  if (cudaSetDevice(opts->device) != cudaSuccess) {
+    res->baseline_status = TRIDI_ERR_DEVICE;
+    return 1;
+  }
+  return (bc->dtype == TRIDI_F64 ? f64 : f32)(bc, opts, data, res);
+}
+
 template <typename T>
 int baseline_t(const bench_case *bc, const bench_opts *opts, const bench_data *data, bench_result *res) {
   const bool interleaved = strcmp(bc->layout, "interleaved") == 0 || strcmp(bc->layout, "mid3d") == 0;
@@ -113,12 +166,8 @@ int baseline_t(const bench_case *bc, const bench_opts *opts, const bench_data *d
     res->baseline_status = TRIDI_ERR_DEVICE;
     return 1;
   }
-  cudaStream_t s;
-  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
-  cusparseSetStream(h, s);
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
+  TimedLoop loop(opts);
+  cusparseSetStream(h, loop.s);
   void *work = nullptr;
   size_t wsz = 0;
   int planes = 1, batch = (int)bc->batch;
@@ -135,57 +184,46 @@ int baseline_t(const bench_case *bc, const bench_opts *opts, const bench_data *d
     cs = Sp<T>::strided_size(h, m, dl, dd, du, X, batch, (int)bc->strides[0], &wsz);
   if (cs == CUSPARSE_STATUS_SUCCESS && cudaMalloc(&work, wsz ? wsz : 16) != cudaSuccess)
     cs = CUSPARSE_STATUS_ALLOC_FAILED;
-  double *t = (double *)malloc(sizeof(double) * (size_t)(opts->reps > 0 ? opts->reps : 1));
   const int64_t nsys = bc->batch;
-  for (int r = -opts->warmup; r < opts->reps && cs == CUSPARSE_STATUS_SUCCESS; ++r) {
-    /* fresh inputs each repeat (cuSPARSE may overwrite dl, d, du; it does x) */
-    cudaMemcpyAsync(dl, A, bytes, cudaMemcpyDeviceToDevice, s);
-    cudaMemcpyAsync(dd, B, bytes, cudaMemcpyDeviceToDevice, s);
-    cudaMemcpyAsync(du, C, bytes, cudaMemcpyDeviceToDevice, s);
-    prep_systems<T><<<(unsigned)((nsys + 255) / 256), 256, 0, s>>>(
-        nsys, bc->n, bc->strides[bc->axis], bc->rank, bc->axis, bc->shape[0], bc->shape[1],
-        bc->rank > 2 ? bc->shape[2] : 1, bc->strides[0], bc->strides[1],
-        bc->rank > 2 ? bc->strides[2] : 0, dl, du, D, X);
-    cudaEventRecord(e0, s);
-    for (int p = 0; p < planes && cs == CUSPARSE_STATUS_SUCCESS; ++p) {
-      const int64_t o = (int64_t)p * plane_stride;
-      if (interleaved)
-        cs = Sp<T>::inter(h, 0, m, dl + o, dd + o, du + o, X + o, batch, work);
-      else
-        cs = Sp<T>::strided(h, m, dl, dd, du, X, batch, (int)bc->strides[0], work);
-    }
-    cudaEventRecord(e1, s);
-    cudaEventSynchronize(e1);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, e0, e1);
-    if (r >= 0) t[r] = ms;
-  }
+  const cudaStream_t s = loop.s;
+  if (cs == CUSPARSE_STATUS_SUCCESS)
+    loop.run(
+        [&] { /* fresh inputs each repeat (cuSPARSE may overwrite dl, d, du; it does x) */
+              cudaMemcpyAsync(dl, A, bytes, cudaMemcpyDeviceToDevice, s);
+              cudaMemcpyAsync(dd, B, bytes, cudaMemcpyDeviceToDevice, s);
+              cudaMemcpyAsync(du, C, bytes, cudaMemcpyDeviceToDevice, s);
+              prep_systems<T><<<(unsigned)((nsys + 255) / 256), 256, 0, s>>>(
+                  nsys, bc->n, bc->strides[bc->axis], bc->rank, bc->axis, bc->shape[0], bc->shape[1],
+                  bc->rank > 2 ? bc->shape[2] : 1, bc->strides[0], bc->strides[1],
+                  bc->rank > 2 ? bc->strides[2] : 0, dl, du, D, X);
+        },
+        [&] {
+          for (int p = 0; p < planes && cs == CUSPARSE_STATUS_SUCCESS; ++p) {
+            const int64_t o = (int64_t)p * plane_stride;
+            if (interleaved)
+              cs = Sp<T>::inter(h, 0, m, dl + o, dd + o, du + o, X + o, batch, work);
+            else
+              cs = Sp<T>::strided(h, m, dl, dd, du, X, batch, (int)bc->strides[0], work);
+          }
+          return cs == CUSPARSE_STATUS_SUCCESS;
+        });
   const cudaError_t ce = cudaStreamSynchronize(s);
   if (cs != CUSPARSE_STATUS_SUCCESS || ce != cudaSuccess) {
     fprintf(stderr, "tridi bench (cuda): %s failed: cusparse status %d, %s\n", res->baseline,
             (int)cs, cudaGetErrorString(ce));
     res->baseline_status = TRIDI_ERR_DEVICE;
   } else {
-    res->baseline_ms = bench_median(t, opts->reps);
+    res->baseline_ms = loop.median();
     if (bench_cuda_download_x(bc, data, X, opts)) res->baseline_status = TRIDI_ERR_DEVICE;
   }
-  free(t);
   cudaFree(work);
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  cudaStreamDestroy(s);
   cusparseDestroy(h);
   return res->baseline_status != TRIDI_SUCCESS;
 }
 
 int cusparse_run(const bench_case *bc, const bench_opts *opts, const bench_data *data,
                  bench_result *res) {
-  if (cudaSetDevice(opts->device) != cudaSuccess) {
-    res->baseline_status = TRIDI_ERR_DEVICE;
-    return 1;
-  }
-  return bc->dtype == TRIDI_F64 ? baseline_t<double>(bc, opts, data, res)
-                                : baseline_t<float>(bc, opts, data, res);
+  return on_device(baseline_t<float>, baseline_t<double>, bc, opts, data, res);
 }
 
 /* The pivoting baseline: gtsvInterleavedBatch algorithm 1 (LU with partial
@@ -243,18 +281,14 @@ int pivot_baseline_t(const bench_case *bc, const bench_opts *opts, const bench_d
     res->baseline_status = TRIDI_ERR_DEVICE;
     return 1;
   }
-  cudaStream_t s;
-  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  TimedLoop loop(opts);
+  const cudaStream_t s = loop.s;
   cusparseSetStream(h, s);
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
   void *work = nullptr;
   size_t wsz = 0;
   cusparseStatus_t cs = Sp<T>::inter_size(h, 1, m, dl, dd, du, xs, batch, &wsz);
   if (cs == CUSPARSE_STATUS_SUCCESS && cudaMalloc(&work, wsz ? wsz : 16) != cudaSuccess)
     cs = CUSPARSE_STATUS_ALLOC_FAILED;
-  double *t = (double *)malloc(sizeof(double) * (size_t)(opts->reps > 0 ? opts->reps : 1));
   const int64_t nsys = bc->batch;
   const unsigned grid = (unsigned)((nsys + 255) / 256);
   auto gather = [&](bool back) {
@@ -263,16 +297,12 @@ int pivot_baseline_t(const bench_case *bc, const bench_opts *opts, const bench_d
                                                 bc->strides[0], bc->strides[1], bc->rank > 2 ? bc->strides[2] : 0,
                                                 A, B, C, D, dl, dd, du, xs, back, X);
   };
-  for (int r = -opts->warmup; r < opts->reps && cs == CUSPARSE_STATUS_SUCCESS; ++r) {
-    gather(false); /* fresh inputs each repeat: cuSPARSE overwrites them */
-    cudaEventRecord(e0, s);
-    cs = Sp<T>::inter(h, 1, m, dl, dd, du, xs, batch, work);
-    cudaEventRecord(e1, s);
-    cudaEventSynchronize(e1);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, e0, e1);
-    if (r >= 0) t[r] = ms;
-  }
+  if (cs == CUSPARSE_STATUS_SUCCESS)
+    loop.run([&] { gather(false); }, /* fresh inputs each repeat: cuSPARSE overwrites them */
+             [&] {
+               cs = Sp<T>::inter(h, 1, m, dl, dd, du, xs, batch, work);
+               return cs == CUSPARSE_STATUS_SUCCESS;
+             });
   if (cs == CUSPARSE_STATUS_SUCCESS) gather(true);
   const cudaError_t ce = cudaStreamSynchronize(s);
   if (cs != CUSPARSE_STATUS_SUCCESS || ce != cudaSuccess) {
@@ -280,26 +310,17 @@ int pivot_baseline_t(const bench_case *bc, const bench_opts *opts, const bench_d
             cudaGetErrorString(ce));
     res->baseline_status = TRIDI_ERR_DEVICE;
   } else {
-    res->baseline_ms = bench_median(t, opts->reps);
+    res->baseline_ms = loop.median();
     if (bench_cuda_download_x(bc, data, X, opts)) res->baseline_status = TRIDI_ERR_DEVICE;
   }
-  free(t);
   cudaFree(work);
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  cudaStreamDestroy(s);
   cusparseDestroy(h);
   return res->baseline_status != TRIDI_SUCCESS;
 }
 
 int cusparse_pivot_run(const bench_case *bc, const bench_opts *opts, const bench_data *data,
                        bench_result *res) {
-  if (cudaSetDevice(opts->device) != cudaSuccess) {
-    res->baseline_status = TRIDI_ERR_DEVICE;
-    return 1;
-  }
-  return bc->dtype == TRIDI_F64 ? pivot_baseline_t<double>(bc, opts, data, res)
-                                : pivot_baseline_t<float>(bc, opts, data, res);
+  return on_device(pivot_baseline_t<float>, pivot_baseline_t<double>, bc, opts, data, res);
 }
 
 
@@ -342,11 +363,6 @@ int dropin_t(const bench_case *bc, const bench_opts *opts, const bench_data *dat
     *D = (T *)bench_cuda_operand(3), *X = (T *)bench_cuda_operand(4);
   T *dl = (T *)bench_cuda_scratch(0), *du = (T *)bench_cuda_scratch(2); /* prep's, unused */
   const int m = (int)bc->n;
-  cudaStream_t s;
-  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
   int planes = 1, batch = (int)bc->batch;
   int64_t plane_stride = 0;
   if (strcmp(bc->layout, "mid3d") == 0) {
@@ -354,50 +370,42 @@ int dropin_t(const bench_case *bc, const bench_opts *opts, const bench_data *dat
     batch = (int)bc->shape[2];
     plane_stride = bc->strides[0];
   }
-  double *t = (double *)malloc(sizeof(double) * (size_t)(opts->reps > 0 ? opts->reps : 1));
   const int64_t nsys = bc->batch;
   tridi_status st = TRIDI_SUCCESS;
-  for (int r = -opts->warmup; r < opts->reps && st == TRIDI_SUCCESS; ++r) {
-    prep_systems<T><<<(unsigned)((nsys + 255) / 256), 256, 0, s>>>(
-        nsys, bc->n, bc->strides[bc->axis], bc->rank, bc->axis, bc->shape[0], bc->shape[1],
-        bc->rank > 2 ? bc->shape[2] : 1, bc->strides[0], bc->strides[1],
-        bc->rank > 2 ? bc->strides[2] : 0, dl, du, D, X);
-    cudaEventRecord(e0, s);
-    for (int p = 0; p < planes && st == TRIDI_SUCCESS; ++p) {
-      const int64_t o = (int64_t)p * plane_stride;
-      st = dropin_call<T>(interleaved, m, A + o, B + o, C + o, X + o, batch, (int)bc->strides[0], s);
+  { /* the loop's stream must outlive the drop-in plans cached for it: cleared at the end */
+    TimedLoop loop(opts);
+    const cudaStream_t s = loop.s;
+    loop.run(
+        [&] {
+          prep_systems<T><<<(unsigned)((nsys + 255) / 256), 256, 0, s>>>(
+              nsys, bc->n, bc->strides[bc->axis], bc->rank, bc->axis, bc->shape[0], bc->shape[1],
+              bc->rank > 2 ? bc->shape[2] : 1, bc->strides[0], bc->strides[1],
+              bc->rank > 2 ? bc->strides[2] : 0, dl, du, D, X);
+        },
+        [&] {
+          for (int p = 0; p < planes && st == TRIDI_SUCCESS; ++p) {
+            const int64_t o = (int64_t)p * plane_stride;
+            st = dropin_call<T>(interleaved, m, A + o, B + o, C + o, X + o, batch, (int)bc->strides[0], s);
+          }
+          return st == TRIDI_SUCCESS;
+        });
+    const cudaError_t ce = cudaStreamSynchronize(s);
+    if (st != TRIDI_SUCCESS || ce != cudaSuccess) {
+      fprintf(stderr, "tridi bench (cuda): %s failed: %s (%s), %s\n", res->baseline,
+              tridi_status_name(st), tridi_last_error(), cudaGetErrorString(ce));
+      res->baseline_status = st != TRIDI_SUCCESS ? st : TRIDI_ERR_DEVICE;
+    } else {
+      res->baseline_ms = loop.median();
+      if (bench_cuda_download_x(bc, data, X, opts)) res->baseline_status = TRIDI_ERR_DEVICE;
     }
-    cudaEventRecord(e1, s);
-    cudaEventSynchronize(e1);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, e0, e1);
-    if (r >= 0) t[r] = ms;
+    tridi_gtsv_cache_clear(); /* its plans are per stream, and the loop's stream goes now */
   }
-  const cudaError_t ce = cudaStreamSynchronize(s);
-  if (st != TRIDI_SUCCESS || ce != cudaSuccess) {
-    fprintf(stderr, "tridi bench (cuda): %s failed: %s (%s), %s\n", res->baseline,
-            tridi_status_name(st), tridi_last_error(), cudaGetErrorString(ce));
-    res->baseline_status = st != TRIDI_SUCCESS ? st : TRIDI_ERR_DEVICE;
-  } else {
-    res->baseline_ms = bench_median(t, opts->reps);
-    if (bench_cuda_download_x(bc, data, X, opts)) res->baseline_status = TRIDI_ERR_DEVICE;
-  }
-  free(t);
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  tridi_gtsv_cache_clear(); /* its plans are per stream, and this stream goes now */
-  cudaStreamDestroy(s);
   return res->baseline_status != TRIDI_SUCCESS;
 }
 
 int dropin_run(const bench_case *bc, const bench_opts *opts, const bench_data *data,
                bench_result *res) {
-  if (cudaSetDevice(opts->device) != cudaSuccess) {
-    res->baseline_status = TRIDI_ERR_DEVICE;
-    return 1;
-  }
-  return bc->dtype == TRIDI_F64 ? dropin_t<double>(bc, opts, data, res)
-                                : dropin_t<float>(bc, opts, data, res);
+  return on_device(dropin_t<float>, dropin_t<double>, bc, opts, data, res);
 }
 
 } /* namespace */
