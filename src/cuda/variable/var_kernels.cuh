@@ -25,8 +25,6 @@ struct VarParams {
   /* PACKED */
   const VarTile *tiles;
   int64_t ntiles;
-  const uint32_t *first; /* bit r: row r is the first row of a system */
-  int64_t nwords;        /* words of first[] */
   const int64_t *off;    /* B + 1 prefix sums of the lengths */
   /* INTERLEAVED */
   const int32_t *len;    /* B lengths (short systems; long ones are 0: skipped) */

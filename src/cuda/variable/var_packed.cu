@@ -20,8 +20,6 @@
  * are then flagged by the reference's growth rule, exactly as on the CPU. */
 #include "var_kernels.cuh"
 
-#include <cub/block/block_scan.cuh>
-
 namespace tridi_cuda {
 
 constexpr int kVarThreads = 256;
@@ -73,67 +71,74 @@ __device__ int32_t var_smem_thomas(T *buf, size_t LDS, int r, int n) {
 template <typename T, int M, bool GROW>
 __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
   constexpr int P = kVarThreads;
-  using Scan = cub::BlockScan<int, P>;
-  __shared__ typename Scan::TempStorage scan_tmp;
+  /* a chunk never straddles a 16-byte pad (M divides the 128-byte pad
+   * period): chunk row j sits at var_pad(r0) + j, base + constant */
+  static_assert((128 / sizeof(T)) % M == 0, "chunks must not straddle a shared-memory pad");
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  const size_t LDS = var_packed_buf_elems<T>(M);
-  T *buf = (T *)smem_raw; /* [4][LDS]: a, b, c, d; x reuses a, bad rows reuse b */
+  constexpr int LDS = (int)var_packed_buf_elems<T>(M);
+  T *buf = (T *)smem_raw; /* [4][LDS]: a, b, c, d; x reuses a */
   T *rs = buf + 4 * LDS, *rp = rs + 2 * P, *rq = rp + 2 * P;
   const int tid = threadIdx.x;
+  const int r0 = tid * M;             /* this thread's chunk: tile rows r0 .. r0 + M - 1 */
+  const int pr0 = var_pad<T>(r0);
 
   for (int64_t ti = blockIdx.x; ti < p.ntiles; ti += gridDim.x) {
     const VarTile tile = p.tiles[ti];
     const int nrows = tile.nrows;
     /* 1. the tile's rows of a, b, c, d into shared memory, all in flight
-     * (element-size copies: 16-byte ones, with the tile shifted by its
-     * phase, measured 81-83% of copy for f64 against 88%, and no gain for
-     * f32; docs/perf-log.md, variable batches) */
+     * (element-size copies) */
 #pragma unroll
     for (int k = 0; k < 4; ++k) {
       const T *src = (const T *)p.op[k] + tile.row0;
-      T *dst = buf + (size_t)k * LDS;
+      T *dst = buf + k * LDS;
       for (int e = tid; e < nrows; e += P) cp_async_elem(dst + var_pad<T>(e), src + e);
     }
     cp_async_commit();
-    /* first-row flags of rows t M .. t M + M (bit j: row t M + j) */
-    const int r0 = tid * M;
-    uint64_t fm = 0;
-    {
-      const int64_t gb = tile.row0 + r0;
-      const int64_t w = gb >> 5;
-      const int sh = (int)(gb & 31);
-      if (w < p.nwords) {
-        uint64_t v = p.first[w];
-        if (w + 1 < p.nwords) v |= (uint64_t)p.first[w + 1] << 32;
-        fm = v >> sh;
-      }
+    /* the rows of the last chunk past the tile: identity rows (no copy
+     * writes them) */
+    if (tid < (M - nrows % M) % M) {
+      const int e = var_pad<T>(nrows + tid);
+      buf[e] = (T)0;
+      buf[LDS + e] = (T)1;
+      buf[2 * LDS + e] = (T)0;
+      buf[3 * LDS + e] = (T)0;
+    }
+    /* this thread's first system of the tile (offsets read while the copies fly) */
+    int64_t o0 = 0, o1 = 0;
+    if (tid < tile.nsys) {
+      o0 = p.off[tile.sys0 + tid];
+      o1 = p.off[tile.sys0 + tid + 1];
     }
     cp_async_wait_prev0();
     __syncthreads();
 
-    /* row r0 + j is a system's first row / last row */
-    auto is_first = [&](int j) -> bool { return (fm >> j) & 1u; };
-    auto is_last = [&](int j) -> bool { return r0 + j + 1 >= nrows || ((fm >> (j + 1)) & 1u); };
-    auto ld = [&](int k, int j) -> T {
-      const int r = r0 + j;
-      if (r >= nrows) return identity_value<T>(k);
-      const T v = buf[(size_t)k * LDS + var_pad<T>(r)];
-      if (k == 0 && is_first(j)) return (T)0;
-      if (k == 2 && is_last(j)) return (T)0;
-      return v;
-    };
+    /* 2. system boundaries, once a system: a of its first row and c of its
+     * last row read as zero, so the systems decouple exactly; a first row
+     * with b = 0 is a breakdown (the reference's zero pivot) */
+    bool chunk_bad = false;
+    for (int q = tid; q < tile.nsys; q += P) {
+      if (q != tid) {
+        o0 = p.off[tile.sys0 + q];
+        o1 = p.off[tile.sys0 + q + 1];
+      }
+      const int r = (int)(o0 - tile.row0), n = (int)(o1 - o0);
+      buf[var_pad<T>(r)] = (T)0;
+      buf[2 * LDS + var_pad<T>(r + n - 1)] = (T)0;
+      if (buf[LDS + var_pad<T>(r)] == (T)0) chunk_bad = true;
+    }
+    __syncthreads();
 
-    /* 2. chunk elimination (row0 = 1, n = INT64_MAX: ld masks by itself) */
+    /* 3. chunk elimination from shared memory; a chunk wholly past the
+     * tile is identity rows: its reduced rows are u_F = u_L = 0 */
+    const bool live = r0 < nrows;
     ChunkState<T, M> cs;
-    chunk_eliminate<T, M, true, GROW>(ld, 1, INT64_MAX, cs);
-
-    /* 3. local number of the system of chunk row 0 (row 0 of the tile is a
-     * system's first row), from the first-row flags of the chunks before */
-    const uint32_t chunk_first = (uint32_t)(fm & ((1ull << M) - 1)) &
-                                 (r0 >= nrows ? 0u : (r0 + M <= nrows ? ~0u : (1u << (nrows - r0)) - 1u));
-    int sys_before = 0;
-    Scan(scan_tmp).ExclusiveSum(__popc(chunk_first), sys_before);
-    const int q0 = sys_before - 1 + (int)(chunk_first & 1u); /* system of row r0 */
+    if (live) {
+      auto ld = [&](int k, int j) -> T { return buf[k * LDS + pr0 + j]; };
+      chunk_eliminate<T, M, true, GROW>(ld, 1, INT64_MAX, cs);
+    } else {
+      cs.sF = cs.pF = cs.qF = cs.sL = cs.pL = cs.qL = cs.nonfin = (T)0;
+      if constexpr (GROW) cs.nmx = cs.dmx = cs.wL = (T)0;
+    }
 
     /* 4. the reduced system */
     bool grown = false;
@@ -152,12 +157,11 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
      * c' and d', x goes to a's rows): every system of it then has the
      * reference's x and info code.  Rare by nature; the clean tiles keep
      * the hybrid. */
-    bool chunk_bad = !finite_(cs.nonfin) || grown;
+    chunk_bad = chunk_bad || !finite_(cs.nonfin) || grown;
+    if (live) {
 #pragma unroll
-    for (int j = 0; j < M; ++j) {
-      if (r0 + j >= nrows) break;
-      if (!finite_(chunk_x(cs, j, xF, xL))) chunk_bad = true;
-      if (is_first(j) && buf[LDS + var_pad<T>(r0 + j)] == (T)0) chunk_bad = true;
+      for (int j = 0; j < M; ++j)
+        if (!finite_(chunk_x(cs, j, xF, xL))) chunk_bad = true;
     }
     const int any_bad = __syncthreads_or(chunk_bad);
     if (any_bad) {
@@ -168,22 +172,17 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
         if (p.info) p.info[s] = code;
       }
     } else {
-      /* 6. x into shared memory (a's region: every read of it is done);
-       * info 0: the thread of each system's first row */
+      /* 6. x into shared memory (a's region: every read of it is done;
+       * the identity rows past the tile too); info 0 for every system */
+      if (live) {
 #pragma unroll
-      for (int j = 0; j < M; ++j)
-        if (r0 + j < nrows) buf[var_pad<T>(r0 + j)] = chunk_x(cs, j, xF, xL);
-      if (p.info) {
-        int q = q0;
-#pragma unroll
-        for (int j = 0; j < M; ++j) {
-          if (r0 + j >= nrows) break;
-          if (j > 0 && is_first(j)) ++q;
-          if (is_first(j)) p.info[tile.sys0 + q] = 0;
-        }
+        for (int j = 0; j < M; ++j) buf[pr0 + j] = chunk_x(cs, j, xF, xL);
       }
+      if (p.info)
+        for (int q = tid; q < tile.nsys; q += P) p.info[tile.sys0 + q] = 0;
     }
     __syncthreads();
+    /* 7. x to device memory */
     {
       T *X = (T *)p.op[4] + tile.row0;
       for (int e = tid; e < nrows; e += P) X[e] = buf[var_pad<T>(e)];

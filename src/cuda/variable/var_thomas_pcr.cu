@@ -8,7 +8,7 @@
  *    dendrites among many short ones) by the reference recurrences, one
  *    thread a system, all in one launch (var_long.cu), c' in the plan's
  *    workspace.
- * Plan time uploads the tiles, the first-row flags and the offsets; execute
+ * Plan time uploads the tiles and the offsets; execute
  * only launches (asynchronous on the caller's stream, graph-capturable). */
 #include "../common/launch.h"
 #include "cuda_backend.h"
@@ -38,7 +38,6 @@ struct VarPlan {
   int64_t nshort;      /* systems the kernel solves */
   VarParams kp;        /* device arrays below */
   VarTile *tiles;      /* PACKED */
-  uint32_t *first;
   int64_t *off;
   int32_t *len;        /* INTERLEAVED */
   int blocks;          /* PACKED: persistent blocks */
@@ -65,7 +64,6 @@ void free_plan(VarPlan *vp, int device) {
   {
     DeviceGuard guard(device);
     cudaFree(vp->tiles);
-    cudaFree(vp->first);
     cudaFree(vp->off);
     cudaFree(vp->len);
     cudaFree(vp->lg_mem);
@@ -161,17 +159,10 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
   vp->grow = plan->growth != 0;
   if (packed) {
     VarTile *tiles = (VarTile *)malloc((size_t)(v->nsys > 0 ? v->nsys : 1) * sizeof *tiles);
-    const int64_t nwords = v->total / 32 + 2;
-    uint32_t *first = (uint32_t *)calloc((size_t)nwords, sizeof *first);
-    if (!tiles || !first) {
-      free(tiles);
-      free(first);
-      return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory for the tiles");
-    }
+    if (!tiles) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory for the tiles");
     int64_t nt = 0;
     for (int64_t s = 0; s < v->nsys; ++s) {
       const int64_t n = v->len[s], o = v->off[s];
-      first[o >> 5] |= 1u << (o & 31);
       if (n > cap) continue;
       if (nt > 0 && tiles[nt - 1].sys0 + tiles[nt - 1].nsys == s && tiles[nt - 1].nrows + n <= cap) {
         tiles[nt - 1].nrows += (int32_t)n;
@@ -185,15 +176,11 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
       }
     }
     st = upload(&vp->tiles, tiles, (size_t)nt, "the tiles");
-    if (!st) st = upload(&vp->first, first, (size_t)nwords, "the first-row flags");
     if (!st) st = upload(&vp->off, v->off, (size_t)v->nsys + 1, "the offsets");
     free(tiles);
-    free(first);
     if (st) return st;
     kp.tiles = vp->tiles;
     kp.ntiles = nt;
-    kp.first = vp->first;
-    kp.nwords = nwords;
     kp.off = vp->off;
     int per_sm = 0, sms = 0;
     cudaError_t e = var_packed_prepare(vp->f32, vp->M, vp->grow, &per_sm);
