@@ -71,37 +71,78 @@ __device__ int32_t var_smem_thomas(T *buf, size_t LDS, int r, int n) {
 template <typename T, int M, bool GROW>
 __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
   constexpr int P = kVarThreads;
+  constexpr int V = Vec<T>::n; /* elements of a 16-byte piece */
+  using VT = typename Vec<T>::type;
   /* a chunk never straddles a 16-byte pad (M divides the 128-byte pad
-   * period): chunk row j sits at var_pad(r0) + j, base + constant */
-  static_assert((128 / sizeof(T)) % M == 0, "chunks must not straddle a shared-memory pad");
+   * period) and starts on a 16-byte boundary: chunk row j sits at
+   * var_pad(r0) + j, read and written as M / V 16-byte vectors */
+  static_assert((128 / sizeof(T)) % M == 0 && M % V == 0, "chunks must be whole 16-byte pieces inside a pad period");
   extern __shared__ __align__(16) unsigned char smem_raw[];
   constexpr int LDS = (int)var_packed_buf_elems<T>(M);
   T *buf = (T *)smem_raw; /* [4][LDS]: a, b, c, d; x reuses a */
   T *rs = buf + 4 * LDS, *rp = rs + 2 * P, *rq = rp + 2 * P;
   const int tid = threadIdx.x;
-  const int r0 = tid * M;             /* this thread's chunk: tile rows r0 .. r0 + M - 1 */
+  const int r0 = tid * M;             /* this thread's chunk: positions r0 .. r0 + M - 1 */
   const int pr0 = var_pad<T>(r0);
 
   for (int64_t ti = blockIdx.x; ti < p.ntiles; ti += gridDim.x) {
     const VarTile tile = p.tiles[ti];
     const int nrows = tile.nrows;
-    /* 1. the tile's rows of a, b, c, d into shared memory, all in flight
-     * (element-size copies) */
+    /* Position i of the tile in shared memory (element var_pad(i)) holds
+     * tile row i - ph.  VEC: the five arrays share their 16-byte phase
+     * (p.ph0) and the shifted tile fits: ph is the phase of the tile's
+     * first row, so that the tile is copied as 16-byte pieces at 16-byte
+     * boundaries of both memories, only the two ragged ends element by
+     * element; else ph = 0 and element copies. */
+    int ph = p.ph0 >= 0 ? (int)((p.ph0 + tile.row0) & (V - 1)) : 0;
+    const bool vec = p.ph0 >= 0 && nrows + ph <= P * M;
+    if (!vec) ph = 0;
+    const int npos = nrows + ph; /* positions ph .. npos - 1 are the tile's rows */
+    const int nv = (npos + V - 1) / V;
+
+    /* 1. the tile's rows of a, b, c, d into shared memory, all in flight */
+    if (vec) {
+      /* whole pieces c0 .. c1 - 1; the ragged ones (first and last, at
+       * most two) by threads 0 and 1 */
+      const int c0 = ph > 0 ? 1 : 0, c1 = npos / V;
+      const T *src[4];
 #pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      const T *src = (const T *)p.op[k] + tile.row0;
-      T *dst = buf + k * LDS;
-      for (int e = tid; e < nrows; e += P) cp_async_elem(dst + var_pad<T>(e), src + e);
+      for (int k = 0; k < 4; ++k) src[k] = (const T *)p.op[k] + (tile.row0 - ph);
+      for (int c = c0 + tid; c < c1; c += P) {
+        const int i0 = c * V, e = var_pad<T>(i0);
+#pragma unroll
+        for (int k = 0; k < 4; ++k) cp_async16(buf + k * LDS + e, src[k] + i0);
+      }
+      const int cr = tid == 0 ? 0 : nv - 1; /* a ragged piece */
+      if (tid < 2 && (tid == 0 || cr > 0) && (cr < c0 || cr >= c1)) {
+        const int i0 = cr * V, e = var_pad<T>(i0);
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+#pragma unroll
+          for (int q = 0; q < V; ++q)
+            if (i0 + q >= ph && i0 + q < npos) cp_async_elem(buf + k * LDS + e + q, src[k] + i0 + q);
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        const T *src = (const T *)p.op[k] + tile.row0;
+        T *dst = buf + k * LDS;
+        for (int e = tid; e < nrows; e += P) cp_async_elem(dst + var_pad<T>(e), src + e);
+      }
     }
     cp_async_commit();
-    /* the rows of the last chunk past the tile: identity rows (no copy
-     * writes them) */
-    if (tid < (M - nrows % M) % M) {
-      const int e = var_pad<T>(nrows + tid);
-      buf[e] = (T)0;
-      buf[LDS + e] = (T)1;
-      buf[2 * LDS + e] = (T)0;
-      buf[3 * LDS + e] = (T)0;
+    /* positions before the tile's first row (ph of them) and those of the
+     * last chunk past its end: identity rows (no copy writes them) */
+    {
+      const int tail = (M - npos % M) % M;
+      const int i = tid < ph ? tid : (tid - ph < tail ? npos + tid - ph : -1);
+      if (i >= 0) {
+        const int e = var_pad<T>(i);
+        buf[e] = (T)0;
+        buf[LDS + e] = (T)1;
+        buf[2 * LDS + e] = (T)0;
+        buf[3 * LDS + e] = (T)0;
+      }
     }
     /* this thread's first system of the tile (offsets read while the copies fly) */
     int64_t o0 = 0, o1 = 0;
@@ -121,20 +162,28 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
         o0 = p.off[tile.sys0 + q];
         o1 = p.off[tile.sys0 + q + 1];
       }
-      const int r = (int)(o0 - tile.row0), n = (int)(o1 - o0);
+      const int r = (int)(o0 - tile.row0) + ph, n = (int)(o1 - o0);
       buf[var_pad<T>(r)] = (T)0;
       buf[2 * LDS + var_pad<T>(r + n - 1)] = (T)0;
       if (buf[LDS + var_pad<T>(r)] == (T)0) chunk_bad = true;
     }
     __syncthreads();
 
-    /* 3. chunk elimination from shared memory; a chunk wholly past the
-     * tile is identity rows: its reduced rows are u_F = u_L = 0 */
-    const bool live = r0 < nrows;
+    /* 3. chunk elimination from shared memory (16-byte loads); a chunk
+     * wholly past the tile is identity rows: its reduced rows are
+     * u_F = u_L = 0 */
+    const bool live = r0 < npos;
     ChunkState<T, M> cs;
     if (live) {
-      auto ld = [&](int k, int j) -> T { return buf[k * LDS + pr0 + j]; };
-      chunk_eliminate<T, M, true, GROW>(ld, 1, INT64_MAX, cs);
+      union {
+        VT q[4][M / V];
+        T e[4][M];
+      } v;
+#pragma unroll
+      for (int k = 0; k < 4; ++k)
+#pragma unroll
+        for (int i = 0; i < M / V; ++i) v.q[k][i] = *(const VT *)(buf + k * LDS + pr0 + i * V);
+      chunk_eliminate<T, M, true, GROW>([&](int k, int j) -> T { return v.e[k][j]; }, 1, INT64_MAX, cs);
     } else {
       cs.sF = cs.pF = cs.qF = cs.sL = cs.pL = cs.qL = cs.nonfin = (T)0;
       if constexpr (GROW) cs.nmx = cs.dmx = cs.wL = (T)0;
@@ -167,23 +216,43 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
     if (any_bad) {
       for (int q = tid; q < tile.nsys; q += P) {
         const int64_t s = tile.sys0 + q;
-        const int r = (int)(p.off[s] - tile.row0), n = (int)(p.off[s + 1] - p.off[s]);
+        const int r = (int)(p.off[s] - tile.row0) + ph, n = (int)(p.off[s + 1] - p.off[s]);
         const int32_t code = var_smem_thomas<T, GROW>(buf, LDS, r, n);
         if (p.info) p.info[s] = code;
       }
     } else {
       /* 6. x into shared memory (a's region: every read of it is done;
-       * the identity rows past the tile too); info 0 for every system */
+       * the identity rows of the chunk too); info 0 for every system */
       if (live) {
+        union {
+          VT q[M / V];
+          T e[M];
+        } v;
 #pragma unroll
-        for (int j = 0; j < M; ++j) buf[pr0 + j] = chunk_x(cs, j, xF, xL);
+        for (int j = 0; j < M; ++j) v.e[j] = chunk_x(cs, j, xF, xL);
+#pragma unroll
+        for (int i = 0; i < M / V; ++i) *(VT *)(buf + pr0 + i * V) = v.q[i];
       }
       if (p.info)
         for (int q = tid; q < tile.nsys; q += P) p.info[tile.sys0 + q] = 0;
     }
     __syncthreads();
-    /* 7. x to device memory */
-    {
+    /* 7. x to device memory (VEC: 16-byte stores, the ragged ends by element) */
+    if (vec) {
+      const int c0 = ph > 0 ? 1 : 0, c1 = npos / V;
+      T *X = (T *)p.op[4] + (tile.row0 - ph);
+      for (int c = c0 + tid; c < c1; c += P) {
+        const int i0 = c * V;
+        *(VT *)(X + i0) = *(const VT *)(buf + var_pad<T>(i0));
+      }
+      const int cr = tid == 0 ? 0 : nv - 1;
+      if (tid < 2 && (tid == 0 || cr > 0) && (cr < c0 || cr >= c1)) {
+        const int i0 = cr * V, e = var_pad<T>(i0);
+#pragma unroll
+        for (int q = 0; q < V; ++q)
+          if (i0 + q >= ph && i0 + q < npos) X[i0 + q] = buf[e + q];
+      }
+    } else {
       T *X = (T *)p.op[4] + tile.row0;
       for (int e = tid; e < nrows; e += P) X[e] = buf[var_pad<T>(e)];
     }

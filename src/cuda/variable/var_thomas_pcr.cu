@@ -164,7 +164,11 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
     for (int64_t s = 0; s < v->nsys; ++s) {
       const int64_t n = v->len[s], o = v->off[s];
       if (n > cap) continue;
-      if (nt > 0 && tiles[nt - 1].sys0 + tiles[nt - 1].nsys == s && tiles[nt - 1].nrows + n <= cap) {
+      /* a system joins the tile while the tile still fits shifted by its
+       * 16-byte phase (up to 16 / esize - 1 rows: the kernel's 16-byte
+       * copies); one system alone may fill it (element copies then) */
+      if (nt > 0 && tiles[nt - 1].sys0 + tiles[nt - 1].nsys == s &&
+          tiles[nt - 1].nrows + n <= cap - (int64_t)(16 / plan->esize - 1)) {
         tiles[nt - 1].nrows += (int32_t)n;
         tiles[nt - 1].nsys += 1;
       } else {
@@ -212,6 +216,14 @@ extern "C" tridi_status tridi_cuda_var_execute(const struct tridi_plan_s *plan, 
   VarParams kp = vp->kp;
   for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) kp.op[k] = args->op[k];
   kp.info = args->info;
+  /* PACKED: the 16-byte phase the five arrays share (in place: x is d), or
+   * -1 (element copies) */
+  {
+    const uintptr_t ph = (uintptr_t)args->op[0] % 16;
+    bool same = ph % plan->esize == 0;
+    for (int k = 1; k < TRIDI_NUM_OPERANDS; ++k) same = same && (uintptr_t)args->op[k] % 16 == ph;
+    kp.ph0 = same ? (int32_t)(ph / plan->esize) : -1;
+  }
   if (vp->nshort > 0) {
     cudaError_t e;
     if (v->layout == TRIDI_VAR_PACKED)
