@@ -96,9 +96,17 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
   const bool packed = v->layout == TRIDI_VAR_PACKED;
   int64_t cap;
   if (packed) {
-    /* f32: tiles of 2048 rows (M = 8: 4 blocks an SM) where every system
-     * fits, else 4096 (M = 16: 2 blocks an SM); f64: 2048 (M = 8) */
-    vp->M = vp->f32 && v->nmax > var_packed_rows(8) ? 16 : 8;
+    /* f32: tiles of 4096 rows (M = 16, 2 blocks an SM): the reduced
+     * solve and the per-tile work (a fixed number of instructions a
+     * thread) spread over 16 rows a thread instead of 8, and the tiles
+     * fill better; 2048 (M = 8, 4 blocks an SM) where every system fits
+     * and the batch is too small for two waves of 4096-row tiles.  f64:
+     * 2048 (M = 8). */
+    int sms = 0;
+    const cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device);
+    if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cuda_var_thomas_pcr");
+    const bool big = v->total >= (int64_t)4 * sms * var_packed_rows(16);
+    vp->M = vp->f32 && (v->nmax > var_packed_rows(8) || big) ? 16 : 8;
     cap = var_packed_rows(vp->M);
   } else {
     int M = 0, P = 0;
