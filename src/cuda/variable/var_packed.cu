@@ -5,11 +5,13 @@
  * one thread block solves a tile with the Thomas-PCR hybrid of the scalar
  * kernels (src/cuda/scalar/chunk.cuh): P threads of M consecutive rows each,
  * a chunk eliminated in registers, the 2P-row reduced system by PCR in
- * shared memory.  a of a system's first row and c of its last row read as
- * zero, so the systems decouple exactly and a chunk may span several of
- * them.  The tile is one contiguous range of every operand: the loads and
- * stores are coalesced whatever the lengths, and the work is proportional
- * to the real unknowns (no padding, no sorting).
+ * shared memory.  a of a system's first row and c of its last row are
+ * zeroed in shared memory (once a system), so the systems decouple exactly
+ * and a chunk may span several of them with no test per row.  The tile is
+ * one contiguous range of every operand, copied in 16-byte pieces where the
+ * arrays allow: the loads and stores are coalesced whatever the lengths,
+ * and the work is proportional to the real unknowns (no padding, no
+ * sorting).
  *
  * Breakdown: a tile with a chunk whose inputs or x are not finite, or that
  * holds a system's first row with b = 0, is solved again by the reference
