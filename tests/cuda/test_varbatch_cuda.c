@@ -3,7 +3,8 @@
  * the reference per system (tt_problem_check on the device mirror:
  * residual, closeness, info, padding and inputs untouched); systems longer
  * than the kernels' tiles (the scalar plans of the long systems) mixed with
- * short ones; breakdowns reported by their system; info = NULL; a CUDA-graph
+ * short ones; breakdowns reported by their system; info = NULL; PACKED
+ * tiles at their edges (fill, 16-byte phase, tiny systems); a CUDA-graph
  * capture.  Exits 77 without a GPU. */
 #include "tt_dev.h"
 #include "tt_variable.h"
@@ -143,6 +144,40 @@ static void gpu_breakdown(void **state) {
   tt_assert_no_failures();
 }
 
+/* PACKED tiles at their edges: systems that fill a tile to P M - 3 .. P M
+ * rows (with the tile's 16-byte phase they fit shifted or take the element
+ * copies), tiles that start at every 16-byte phase, single-system tiles,
+ * tiles of one row (a system of length 1 between long ones), systems of
+ * length 1..3 at tile starts and ends.  Each problem runs twice: the device
+ * arrays alternate between 16-byte aligned (the shifted 16-byte copies)
+ * and not (phases that differ between the arrays: the element copies). */
+static void gpu_packed_edges(void **state) {
+  (void)state;
+  SKIP_WITHOUT_GPU();
+  /* f32 and f64: tiles of 2048 rows (longest 2048); f32 also 4096 (longest
+   * above 2048, and 5000: a long system) */
+  static const int64_t lens_a[] = {2048, 1, 2047, 3, 2046, 2, 2045, 2048, 1, 1, 7, 2044, 2045, 1, 2, 3, 100,
+                                   2048, 3, 2, 1, 2047, 5, 6, 2043, 1};
+  static const int64_t lens_b[] = {4096, 4095, 1, 4094, 2, 4093, 3, 5000, 1, 5000, 2, 3, 4096, 1, 4093, 2, 2,
+                                   2050, 2046, 1, 3, 4095, 7};
+  uint64_t k = 0;
+  for (int t = 0; t < 2; ++t)
+    for (int set = 0; set < 2; ++set) {
+      const int64_t *len = set ? lens_b : lens_a;
+      const int64_t B = set ? (int64_t)(sizeof lens_b / sizeof *lens_b) : (int64_t)(sizeof lens_a / sizeof *lens_a);
+      for (int inplace = 0; inplace < 2; ++inplace) {
+        tt_problem P;
+        if (tt_var_problem_init(&P, t ? TRIDI_F64 : TRIDI_F32, TRIDI_VAR_PACKED, B, len, 0, 0, inplace,
+                                tt_case_seed("gpu_var_edges_p", k++)))
+          continue;
+        run_gpu(&P, 1, "packed tile edges");
+        run_gpu(&P, 1, "packed tile edges, other alignment");
+        tt_problem_free(&P);
+      }
+    }
+  tt_assert_no_failures();
+}
+
 /* One execute captured into a CUDA graph and replayed twice. */
 static void gpu_graph(void **state) {
   (void)state;
@@ -195,6 +230,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(gpu_distributions),
       cmocka_unit_test(gpu_long),
       cmocka_unit_test(gpu_breakdown),
+      cmocka_unit_test(gpu_packed_edges),
       cmocka_unit_test(gpu_graph),
   };
   const int rc = TT_RUN_GROUP(tests, argc, argv);

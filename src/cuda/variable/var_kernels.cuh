@@ -25,9 +25,9 @@ struct VarParams {
   /* PACKED */
   const VarTile *tiles;
   int64_t ntiles;
-  const uint32_t *first; /* bit r: row r is the first row of a system */
-  int64_t nwords;        /* words of first[] */
   const int64_t *off;    /* B + 1 prefix sums of the lengths */
+  int32_t ph0;           /* PACKED: the 16-byte phase (in elements) that a, b, c,
+                          * d and x share, or -1 where they differ */
   /* INTERLEAVED */
   const int32_t *len;    /* B lengths (short systems; long ones are 0: skipped) */
   int64_t nsys;
@@ -86,8 +86,8 @@ __device__ int32_t var_seq_check(const VarParams &p, int64_t first, int64_t stri
  * banks. */
 template <typename T>
 __device__ __forceinline__ int var_pad(int r) {
-  constexpr int W = 128 / sizeof(T), V = 16 / sizeof(T);
-  return r + (r / W) * V;
+  constexpr unsigned W = 128 / sizeof(T), V = 16 / sizeof(T);
+  return r + (int)((unsigned)r / W * V); /* r >= 0: unsigned, a shift */
 }
 
 } /* namespace tridi_cuda */

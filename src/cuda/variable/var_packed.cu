@@ -5,11 +5,13 @@
  * one thread block solves a tile with the Thomas-PCR hybrid of the scalar
  * kernels (src/cuda/scalar/chunk.cuh): P threads of M consecutive rows each,
  * a chunk eliminated in registers, the 2P-row reduced system by PCR in
- * shared memory.  a of a system's first row and c of its last row read as
- * zero, so the systems decouple exactly and a chunk may span several of
- * them.  The tile is one contiguous range of every operand: the loads and
- * stores are coalesced whatever the lengths, and the work is proportional
- * to the real unknowns (no padding, no sorting).
+ * shared memory.  a of a system's first row and c of its last row are
+ * zeroed in shared memory (once a system), so the systems decouple exactly
+ * and a chunk may span several of them with no test per row.  The tile is
+ * one contiguous range of every operand, copied in 16-byte pieces where the
+ * arrays allow: the loads and stores are coalesced whatever the lengths,
+ * and the work is proportional to the real unknowns (no padding, no
+ * sorting).
  *
  * Breakdown: a tile with a chunk whose inputs or x are not finite, or that
  * holds a system's first row with b = 0, is solved again by the reference
@@ -19,8 +21,6 @@
  * maxima, as the systems of a tile share the reduced system): its systems
  * are then flagged by the reference's growth rule, exactly as on the CPU. */
 #include "var_kernels.cuh"
-
-#include <cub/block/block_scan.cuh>
 
 namespace tridi_cuda {
 
@@ -73,67 +73,123 @@ __device__ int32_t var_smem_thomas(T *buf, size_t LDS, int r, int n) {
 template <typename T, int M, bool GROW>
 __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
   constexpr int P = kVarThreads;
-  using Scan = cub::BlockScan<int, P>;
-  __shared__ typename Scan::TempStorage scan_tmp;
+  constexpr int V = Vec<T>::n; /* elements of a 16-byte piece */
+  using VT = typename Vec<T>::type;
+  /* a chunk never straddles a 16-byte pad (M divides the 128-byte pad
+   * period) and starts on a 16-byte boundary: chunk row j sits at
+   * var_pad(r0) + j, read and written as M / V 16-byte vectors */
+  static_assert((128 / sizeof(T)) % M == 0 && M % V == 0, "chunks must be whole 16-byte pieces inside a pad period");
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  const size_t LDS = var_packed_buf_elems<T>(M);
-  T *buf = (T *)smem_raw; /* [4][LDS]: a, b, c, d; x reuses a, bad rows reuse b */
+  constexpr int LDS = (int)var_packed_buf_elems<T>(M);
+  T *buf = (T *)smem_raw; /* [4][LDS]: a, b, c, d; x reuses a */
   T *rs = buf + 4 * LDS, *rp = rs + 2 * P, *rq = rp + 2 * P;
   const int tid = threadIdx.x;
+  const int r0 = tid * M;             /* this thread's chunk: positions r0 .. r0 + M - 1 */
+  const int pr0 = var_pad<T>(r0);
 
   for (int64_t ti = blockIdx.x; ti < p.ntiles; ti += gridDim.x) {
     const VarTile tile = p.tiles[ti];
     const int nrows = tile.nrows;
-    /* 1. the tile's rows of a, b, c, d into shared memory, all in flight
-     * (element-size copies: 16-byte ones, with the tile shifted by its
-     * phase, measured 81-83% of copy for f64 against 88%, and no gain for
-     * f32; docs/perf-log.md, variable batches) */
+    /* Position i of the tile in shared memory (element var_pad(i)) holds
+     * tile row i - ph.  VEC: the five arrays share their 16-byte phase
+     * (p.ph0) and the shifted tile fits: ph is the phase of the tile's
+     * first row, so that the tile is copied as 16-byte pieces at 16-byte
+     * boundaries of both memories, only the two ragged ends element by
+     * element; else ph = 0 and element copies. */
+    int ph = p.ph0 >= 0 ? (int)((p.ph0 + tile.row0) & (V - 1)) : 0;
+    const bool vec = p.ph0 >= 0 && nrows + ph <= P * M;
+    if (!vec) ph = 0;
+    const int npos = nrows + ph; /* positions ph .. npos - 1 are the tile's rows */
+    const int nv = (npos + V - 1) / V;
+
+    /* 1. the tile's rows of a, b, c, d into shared memory, all in flight */
+    if (vec) {
+      /* whole pieces c0 .. c1 - 1; the ragged ones (first and last, at
+       * most two) by threads 0 and 1 */
+      const int c0 = ph > 0 ? 1 : 0, c1 = npos / V;
+      const T *src[4];
 #pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      const T *src = (const T *)p.op[k] + tile.row0;
-      T *dst = buf + (size_t)k * LDS;
-      for (int e = tid; e < nrows; e += P) cp_async_elem(dst + var_pad<T>(e), src + e);
+      for (int k = 0; k < 4; ++k) src[k] = (const T *)p.op[k] + (tile.row0 - ph);
+      for (int c = c0 + tid; c < c1; c += P) {
+        const int i0 = c * V, e = var_pad<T>(i0);
+#pragma unroll
+        for (int k = 0; k < 4; ++k) cp_async16(buf + k * LDS + e, src[k] + i0);
+      }
+      const int cr = tid == 0 ? 0 : nv - 1; /* a ragged piece */
+      if (tid < 2 && (tid == 0 || cr > 0) && (cr < c0 || cr >= c1)) {
+        const int i0 = cr * V, e = var_pad<T>(i0);
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+#pragma unroll
+          for (int q = 0; q < V; ++q)
+            if (i0 + q >= ph && i0 + q < npos) cp_async_elem(buf + k * LDS + e + q, src[k] + i0 + q);
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        const T *src = (const T *)p.op[k] + tile.row0;
+        T *dst = buf + k * LDS;
+        for (int e = tid; e < nrows; e += P) cp_async_elem(dst + var_pad<T>(e), src + e);
+      }
     }
     cp_async_commit();
-    /* first-row flags of rows t M .. t M + M (bit j: row t M + j) */
-    const int r0 = tid * M;
-    uint64_t fm = 0;
+    /* positions before the tile's first row (ph of them) and those of the
+     * last chunk past its end: identity rows (no copy writes them) */
     {
-      const int64_t gb = tile.row0 + r0;
-      const int64_t w = gb >> 5;
-      const int sh = (int)(gb & 31);
-      if (w < p.nwords) {
-        uint64_t v = p.first[w];
-        if (w + 1 < p.nwords) v |= (uint64_t)p.first[w + 1] << 32;
-        fm = v >> sh;
+      const int tail = (M - npos % M) % M;
+      const int i = tid < ph ? tid : (tid - ph < tail ? npos + tid - ph : -1);
+      if (i >= 0) {
+        const int e = var_pad<T>(i);
+        buf[e] = (T)0;
+        buf[LDS + e] = (T)1;
+        buf[2 * LDS + e] = (T)0;
+        buf[3 * LDS + e] = (T)0;
       }
+    }
+    /* this thread's first system of the tile (offsets read while the copies fly) */
+    int64_t o0 = 0, o1 = 0;
+    if (tid < tile.nsys) {
+      o0 = p.off[tile.sys0 + tid];
+      o1 = p.off[tile.sys0 + tid + 1];
     }
     cp_async_wait_prev0();
     __syncthreads();
 
-    /* row r0 + j is a system's first row / last row */
-    auto is_first = [&](int j) -> bool { return (fm >> j) & 1u; };
-    auto is_last = [&](int j) -> bool { return r0 + j + 1 >= nrows || ((fm >> (j + 1)) & 1u); };
-    auto ld = [&](int k, int j) -> T {
-      const int r = r0 + j;
-      if (r >= nrows) return identity_value<T>(k);
-      const T v = buf[(size_t)k * LDS + var_pad<T>(r)];
-      if (k == 0 && is_first(j)) return (T)0;
-      if (k == 2 && is_last(j)) return (T)0;
-      return v;
-    };
+    /* 2. system boundaries, once a system: a of its first row and c of its
+     * last row read as zero, so the systems decouple exactly; a first row
+     * with b = 0 is a breakdown (the reference's zero pivot) */
+    bool chunk_bad = false;
+    for (int q = tid; q < tile.nsys; q += P) {
+      if (q != tid) {
+        o0 = p.off[tile.sys0 + q];
+        o1 = p.off[tile.sys0 + q + 1];
+      }
+      const int r = (int)(o0 - tile.row0) + ph, n = (int)(o1 - o0);
+      buf[var_pad<T>(r)] = (T)0;
+      buf[2 * LDS + var_pad<T>(r + n - 1)] = (T)0;
+      if (buf[LDS + var_pad<T>(r)] == (T)0) chunk_bad = true;
+    }
+    __syncthreads();
 
-    /* 2. chunk elimination (row0 = 1, n = INT64_MAX: ld masks by itself) */
+    /* 3. chunk elimination from shared memory (16-byte loads); a chunk
+     * wholly past the tile is identity rows: its reduced rows are
+     * u_F = u_L = 0 */
+    const bool live = r0 < npos;
     ChunkState<T, M> cs;
-    chunk_eliminate<T, M, true, GROW>(ld, 1, INT64_MAX, cs);
-
-    /* 3. local number of the system of chunk row 0 (row 0 of the tile is a
-     * system's first row), from the first-row flags of the chunks before */
-    const uint32_t chunk_first = (uint32_t)(fm & ((1ull << M) - 1)) &
-                                 (r0 >= nrows ? 0u : (r0 + M <= nrows ? ~0u : (1u << (nrows - r0)) - 1u));
-    int sys_before = 0;
-    Scan(scan_tmp).ExclusiveSum(__popc(chunk_first), sys_before);
-    const int q0 = sys_before - 1 + (int)(chunk_first & 1u); /* system of row r0 */
+    if (live) {
+      union {
+        VT q[4][M / V];
+        T e[4][M];
+      } v;
+#pragma unroll
+      for (int k = 0; k < 4; ++k)
+#pragma unroll
+        for (int i = 0; i < M / V; ++i) v.q[k][i] = *(const VT *)(buf + k * LDS + pr0 + i * V);
+      chunk_eliminate<T, M, true, GROW>([&](int k, int j) -> T { return v.e[k][j]; }, 1, INT64_MAX, cs);
+    } else {
+      cs.sF = cs.pF = cs.qF = cs.sL = cs.pL = cs.qL = cs.nonfin = (T)0;
+      if constexpr (GROW) cs.nmx = cs.dmx = cs.wL = (T)0;
+    }
 
     /* 4. the reduced system */
     bool grown = false;
@@ -152,39 +208,53 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
      * c' and d', x goes to a's rows): every system of it then has the
      * reference's x and info code.  Rare by nature; the clean tiles keep
      * the hybrid. */
-    bool chunk_bad = !finite_(cs.nonfin) || grown;
+    chunk_bad = chunk_bad || !finite_(cs.nonfin) || grown;
+    if (live) {
 #pragma unroll
-    for (int j = 0; j < M; ++j) {
-      if (r0 + j >= nrows) break;
-      if (!finite_(chunk_x(cs, j, xF, xL))) chunk_bad = true;
-      if (is_first(j) && buf[LDS + var_pad<T>(r0 + j)] == (T)0) chunk_bad = true;
+      for (int j = 0; j < M; ++j)
+        if (!finite_(chunk_x(cs, j, xF, xL))) chunk_bad = true;
     }
     const int any_bad = __syncthreads_or(chunk_bad);
     if (any_bad) {
       for (int q = tid; q < tile.nsys; q += P) {
         const int64_t s = tile.sys0 + q;
-        const int r = (int)(p.off[s] - tile.row0), n = (int)(p.off[s + 1] - p.off[s]);
+        const int r = (int)(p.off[s] - tile.row0) + ph, n = (int)(p.off[s + 1] - p.off[s]);
         const int32_t code = var_smem_thomas<T, GROW>(buf, LDS, r, n);
         if (p.info) p.info[s] = code;
       }
     } else {
-      /* 6. x into shared memory (a's region: every read of it is done);
-       * info 0: the thread of each system's first row */
+      /* 6. x into shared memory (a's region: every read of it is done;
+       * the identity rows of the chunk too); info 0 for every system */
+      if (live) {
+        union {
+          VT q[M / V];
+          T e[M];
+        } v;
 #pragma unroll
-      for (int j = 0; j < M; ++j)
-        if (r0 + j < nrows) buf[var_pad<T>(r0 + j)] = chunk_x(cs, j, xF, xL);
-      if (p.info) {
-        int q = q0;
+        for (int j = 0; j < M; ++j) v.e[j] = chunk_x(cs, j, xF, xL);
 #pragma unroll
-        for (int j = 0; j < M; ++j) {
-          if (r0 + j >= nrows) break;
-          if (j > 0 && is_first(j)) ++q;
-          if (is_first(j)) p.info[tile.sys0 + q] = 0;
-        }
+        for (int i = 0; i < M / V; ++i) *(VT *)(buf + pr0 + i * V) = v.q[i];
       }
+      if (p.info)
+        for (int q = tid; q < tile.nsys; q += P) p.info[tile.sys0 + q] = 0;
     }
     __syncthreads();
-    {
+    /* 7. x to device memory (VEC: 16-byte stores, the ragged ends by element) */
+    if (vec) {
+      const int c0 = ph > 0 ? 1 : 0, c1 = npos / V;
+      T *X = (T *)p.op[4] + (tile.row0 - ph);
+      for (int c = c0 + tid; c < c1; c += P) {
+        const int i0 = c * V;
+        *(VT *)(X + i0) = *(const VT *)(buf + var_pad<T>(i0));
+      }
+      const int cr = tid == 0 ? 0 : nv - 1;
+      if (tid < 2 && (tid == 0 || cr > 0) && (cr < c0 || cr >= c1)) {
+        const int i0 = cr * V, e = var_pad<T>(i0);
+#pragma unroll
+        for (int q = 0; q < V; ++q)
+          if (i0 + q >= ph && i0 + q < npos) X[i0 + q] = buf[e + q];
+      }
+    } else {
       T *X = (T *)p.op[4] + tile.row0;
       for (int e = tid; e < nrows; e += P) X[e] = buf[var_pad<T>(e)];
     }

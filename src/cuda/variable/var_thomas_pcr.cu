@@ -8,7 +8,7 @@
  *    dendrites among many short ones) by the reference recurrences, one
  *    thread a system, all in one launch (var_long.cu), c' in the plan's
  *    workspace.
- * Plan time uploads the tiles, the first-row flags and the offsets; execute
+ * Plan time uploads the tiles and the offsets; execute
  * only launches (asynchronous on the caller's stream, graph-capturable). */
 #include "../common/launch.h"
 #include "cuda_backend.h"
@@ -38,7 +38,6 @@ struct VarPlan {
   int64_t nshort;      /* systems the kernel solves */
   VarParams kp;        /* device arrays below */
   VarTile *tiles;      /* PACKED */
-  uint32_t *first;
   int64_t *off;
   int32_t *len;        /* INTERLEAVED */
   int blocks;          /* PACKED: persistent blocks */
@@ -65,7 +64,6 @@ void free_plan(VarPlan *vp, int device) {
   {
     DeviceGuard guard(device);
     cudaFree(vp->tiles);
-    cudaFree(vp->first);
     cudaFree(vp->off);
     cudaFree(vp->len);
     cudaFree(vp->lg_mem);
@@ -98,9 +96,17 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
   const bool packed = v->layout == TRIDI_VAR_PACKED;
   int64_t cap;
   if (packed) {
-    /* f32: tiles of 2048 rows (M = 8: 4 blocks an SM) where every system
-     * fits, else 4096 (M = 16: 2 blocks an SM); f64: 2048 (M = 8) */
-    vp->M = vp->f32 && v->nmax > var_packed_rows(8) ? 16 : 8;
+    /* f32: tiles of 4096 rows (M = 16, 2 blocks an SM): the reduced
+     * solve and the per-tile work (a fixed number of instructions a
+     * thread) spread over 16 rows a thread instead of 8, and the tiles
+     * fill better; 2048 (M = 8, 4 blocks an SM) where every system fits
+     * and the batch is too small for two waves of 4096-row tiles.  f64:
+     * 2048 (M = 8). */
+    int sms = 0;
+    const cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device);
+    if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cuda_var_thomas_pcr");
+    const bool big = v->total >= (int64_t)4 * sms * var_packed_rows(16);
+    vp->M = vp->f32 && (v->nmax > var_packed_rows(8) || big) ? 16 : 8;
     cap = var_packed_rows(vp->M);
   } else {
     int M = 0, P = 0;
@@ -161,19 +167,16 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
   vp->grow = plan->growth != 0;
   if (packed) {
     VarTile *tiles = (VarTile *)malloc((size_t)(v->nsys > 0 ? v->nsys : 1) * sizeof *tiles);
-    const int64_t nwords = v->total / 32 + 2;
-    uint32_t *first = (uint32_t *)calloc((size_t)nwords, sizeof *first);
-    if (!tiles || !first) {
-      free(tiles);
-      free(first);
-      return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory for the tiles");
-    }
+    if (!tiles) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory for the tiles");
     int64_t nt = 0;
     for (int64_t s = 0; s < v->nsys; ++s) {
       const int64_t n = v->len[s], o = v->off[s];
-      first[o >> 5] |= 1u << (o & 31);
       if (n > cap) continue;
-      if (nt > 0 && tiles[nt - 1].sys0 + tiles[nt - 1].nsys == s && tiles[nt - 1].nrows + n <= cap) {
+      /* a system joins the tile while the tile still fits shifted by its
+       * 16-byte phase (up to 16 / esize - 1 rows: the kernel's 16-byte
+       * copies); one system alone may fill it (element copies then) */
+      if (nt > 0 && tiles[nt - 1].sys0 + tiles[nt - 1].nsys == s &&
+          tiles[nt - 1].nrows + n <= cap - (int64_t)(16 / plan->esize - 1)) {
         tiles[nt - 1].nrows += (int32_t)n;
         tiles[nt - 1].nsys += 1;
       } else {
@@ -185,15 +188,11 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
       }
     }
     st = upload(&vp->tiles, tiles, (size_t)nt, "the tiles");
-    if (!st) st = upload(&vp->first, first, (size_t)nwords, "the first-row flags");
     if (!st) st = upload(&vp->off, v->off, (size_t)v->nsys + 1, "the offsets");
     free(tiles);
-    free(first);
     if (st) return st;
     kp.tiles = vp->tiles;
     kp.ntiles = nt;
-    kp.first = vp->first;
-    kp.nwords = nwords;
     kp.off = vp->off;
     int per_sm = 0, sms = 0;
     cudaError_t e = var_packed_prepare(vp->f32, vp->M, vp->grow, &per_sm);
@@ -225,6 +224,14 @@ extern "C" tridi_status tridi_cuda_var_execute(const struct tridi_plan_s *plan, 
   VarParams kp = vp->kp;
   for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) kp.op[k] = args->op[k];
   kp.info = args->info;
+  /* PACKED: the 16-byte phase the five arrays share (in place: x is d), or
+   * -1 (element copies) */
+  {
+    const uintptr_t ph = (uintptr_t)args->op[0] % 16;
+    bool same = ph % plan->esize == 0;
+    for (int k = 1; k < TRIDI_NUM_OPERANDS; ++k) same = same && (uintptr_t)args->op[k] % 16 == ph;
+    kp.ph0 = same ? (int32_t)(ph / plan->esize) : -1;
+  }
   if (vp->nshort > 0) {
     cudaError_t e;
     if (v->layout == TRIDI_VAR_PACKED)
