@@ -341,14 +341,18 @@ struct ChunkState {
   T dl[M], al[M], gm[M];
   T sF, pF, qF, sL, pL, qL;
   T nonfin;
-  /* growth (set by chunk_eliminate with GROW only): max N and max D of the
-   * chunk's rows < n, and |pivot| of its L row (0 when that row is >= n) */
+  /* growth (set by chunk_eliminate with GROW only), over the chunk's rows
+   * < n: nmx = max(N of the first row, 2.5 max Y) (GrowAcc), dmx = max |b|
+   * (pcr_reduced compares nmx with 8 times the system's dmx and scales its
+   * residual tolerance by it), and |pivot| of its L row (0 when that row
+   * is >= n) */
   T nmx, dmx, wL;
   bool b0_zero;
 };
 
-/* N and D of a row eliminated by the chunk sweep: u = b - a gm the pivot,
- * al the spike coefficient of the row above (docs/accuracy.md) */
+/* N and D of a row eliminated by a sweep: u = b - a gm the pivot, al the
+ * spike coefficient of the row above (docs/accuracy.md; the streaming
+ * kernel's two sweeps; chunk_eliminate keeps the cheaper GrowAcc) */
 template <typename T>
 __device__ __forceinline__ void growth_row(T a, T b, T c, T gm, T al, T &nmx, T &dmx) {
   const T t = fabs(a) + fabs(c);
@@ -356,6 +360,47 @@ __device__ __forceinline__ void growth_row(T a, T b, T c, T gm, T al, T &nmx, T 
   nmx = fmax_(nmx, (t + fabs(a) * (fabs(gm) + (T)2 * fabs(al))) + fabs(u));
   dmx = fmax_(dmx, t + fabs(b));
 }
+
+/* The chunk sweep's growth maxima (docs/accuracy.md): per row k of the
+ * sweep, Y_k = |u_k| + |a_k alpha_{k-1}| (u_k = b_k - a_k gamma_{k-1} the
+ * pivot, a_k alpha_{k-1} the spike product the sweep forms anyway), and
+ * |b_k|: two maxima and one add a row, on values already in registers.
+ * |a_k gamma_{k-1}| = |b_k - u_k| <= |b_k| + |u_k| gives N_k <= D_k + 2 Y_k
+ * (N, D: growth_row), so N_k > 8 max D implies Y_k > 3.5 max D >= 3.5 max|b|:
+ * flagging 2.5 max Y > 8 max|b| (Y > 3.2 max|b|) flags whatever the N rule
+ * flagged.  Strictly row- or column-dominant systems have Y_k <= 3 max|b|
+ * (row: |gamma| + |alpha| <= 1, so Y_k <= |b_k| + |a_k|; column: |a_{k+1}|
+ * <= |u_k|, so |u_k| <= |b_k| + |c_{k-1}| and |a_k alpha_{k-1}| <= |a_1| <=
+ * |b_0|), never flagged.  f64 keeps the maxima as the high words of the
+ * non-negative doubles (an unsigned max, one instruction instead of a
+ * compare and two selects): max Y rounded up to the next high word (Inf
+ * for Inf or NaN), max |b| rounded down, which only flags more. */
+template <typename T>
+struct GrowAcc;
+template <>
+struct GrowAcc<float> {
+  float y = 0.f, b = 0.f;
+  __device__ __forceinline__ void row(float u, float x, float bk) {
+    y = fmaxf(y, fabsf(u) + fabsf(x));
+    b = fmaxf(b, fabsf(bk));
+  }
+  __device__ __forceinline__ float ymax() const { return y; }
+  __device__ __forceinline__ float bmax() const { return b; }
+};
+template <>
+struct GrowAcc<double> {
+  unsigned y = 0u, b = 0u; /* high words */
+  __device__ __forceinline__ void row(double u, double x, double bk) {
+    y = max(y, (unsigned)__double2hiint(fabs(u) + fabs(x)));
+    b = max(b, (unsigned)__double2hiint(bk) & 0x7fffffffu);
+  }
+  __device__ __forceinline__ double ymax() const {
+    return __hiloint2double((int)min(y + 1u, 0x7ff00000u), 0);
+  }
+  __device__ __forceinline__ double bmax() const { return __hiloint2double((int)b, 0); }
+};
+/* the factor of max Y against max N's threshold (8): Y > 3.2 max|b| */
+constexpr double kGrowY = 2.5;
 
 /* The modified Thomas sweep over a chunk or segment whose first unknown u_0
  * is a parameter: after step() of row k, u_k = dlt - alt u_0 - gmt u_{k+1};
@@ -375,6 +420,27 @@ struct FwdSweep {
     sL = -aL * alt * inv;
     pL = cL * inv;
     qL = (dL - aL * dlt) * inv;
+  }  /* step and last with the growth maxima of the row (GrowAcc): the spike
+   * product a alt formed first (the same operations otherwise) */
+  __device__ __forceinline__ void step_g(T ak, T bk, T ck, T dk, bool in, GrowAcc<T> &ga) {
+    const T u = bk - ak * gmt;
+    const T x = ak * alt;
+    if (in) ga.row(u, x, bk);
+    const T r = rcp_<T>(u);
+    gmt = r * ck;
+    dlt = r * (dk - ak * dlt);
+    alt = -r * x;
+  }
+  __device__ __forceinline__ T last_g(T aL, T bL, T cL, T dL, bool in, GrowAcc<T> &ga, T &sL, T &pL,
+                                      T &qL) const {
+    const T u = bL - aL * gmt;
+    const T x = aL * alt;
+    if (in) ga.row(u, x, bL);
+    const T inv = rcp_<T>(u);
+    sL = -x * inv;
+    pL = cL * inv;
+    qL = (dL - aL * dlt) * inv;
+    return u;
   }
 };
 
@@ -405,14 +471,16 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   /* 0 * v is NaN exactly when v is Inf or NaN: an Inf input can otherwise
    * vanish from the hybrid's result (e.g. an infinite b_0) */
   T nonfin = a0 * (T)0 + b0 * (T)0 + c0 * (T)0 + d0 * (T)0;
-  T nmx = 0, dmx = 0;
+  GrowAcc<T> ga;
   FwdSweep<T> f;
 #pragma unroll
   for (int k = 1; k < M - 1; ++k) {
     const T ak = get(0, k), bk = get(1, k), ck = get(2, k), dk = get(3, k);
     nonfin += ak * (T)0 + bk * (T)0 + ck * (T)0 + dk * (T)0;
-    if (GROW && (FULL || row0 + k < n)) growth_row(ak, bk, ck, f.gmt, f.alt, nmx, dmx);
-    f.step(ak, bk, ck, dk);
+    if constexpr (GROW)
+      f.step_g(ak, bk, ck, dk, FULL || row0 + k < n, ga);
+    else
+      f.step(ak, bk, ck, dk);
     c.dl[k] = f.dlt;
     c.al[k] = f.alt;
     c.gm[k] = f.gmt;
@@ -422,10 +490,11 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
     nonfin += aL * (T)0 + bL * (T)0 + cL * (T)0 + dLv * (T)0;
     if constexpr (GROW) {
       const bool in = FULL || row0 + M - 1 < n;
-      if (in) growth_row(aL, bL, cL, f.gmt, f.alt, nmx, dmx);
-      c.wL = in ? fabs(bL - aL * f.gmt) : (T)0;
+      const T u = f.last_g(aL, bL, cL, dLv, in, ga, c.sL, c.pL, c.qL);
+      c.wL = in ? fabs(u) : (T)0;
+    } else {
+      f.last(aL, bL, cL, dLv, c.sL, c.pL, c.qL);
     }
-    f.last(aL, bL, cL, dLv, c.sL, c.pL, c.qL);
   }
 #pragma unroll
   for (int k = M - 3; k >= 1; --k) {
@@ -437,15 +506,14 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
     const T d1 = M > 2 ? c.dl[1] : (T)0, a1 = M > 2 ? c.al[1] : (T)0,
             g1 = M > 2 ? c.gm[1] : (T)-1;
     first_row(a0, b0, c0, d0, d1, a1, g1, c.sF, c.pF, c.qF);
-    if (GROW && (FULL || row0 < n)) {
-      const T t = fabs(a0) + fabs(c0);
-      nmx = fmax_(nmx, (t + fabs(c0) * (fabs(a1) + fabs(g1))) + fabs(b0 - c0 * a1));
-      dmx = fmax_(dmx, t + fabs(b0));
+    if constexpr (GROW) {
+      /* the first row's N in full (once a chunk), beside kGrowY max Y */
+      const bool in = FULL || row0 < n;
+      const T nF = ((fabs(a0) + fabs(c0)) + fabs(c0) * (fabs(a1) + fabs(g1))) + fabs(b0 - c0 * a1);
+      if (in) ga.row((T)0, (T)0, b0);
+      c.nmx = fmax_(in ? nF : (T)0, (T)kGrowY * ga.ymax());
+      c.dmx = ga.bmax();
     }
-  }
-  if constexpr (GROW) {
-    c.nmx = nmx;
-    c.dmx = dmx;
   }
   c.nonfin = nonfin;
   c.b0_zero = b0 == (T)0;
