@@ -30,12 +30,22 @@ static double gm_hi_down(double b) {
   return b;
 }
 static float gm_id(float v) { return v; }
+/* max |b| as GrowAcc keeps it: f64 drops the |b| whose high word reads as
+ * an f32 NaN (|b| >= 2^1017, fmaxf) */
+static double gm_bmax_f64(double m, double b) {
+  uint64_t u;
+  b = fabs(b);
+  memcpy(&u, &b, sizeof u);
+  if ((uint32_t)(u >> 32) > 0x7f800000u) return m;
+  return b > m ? b : m;
+}
+static float gm_bmax_f32(float m, float b) { return fabsf(b) > m ? fabsf(b) : m; }
 
 /* the residual tolerance factor (times eps): chunk.cuh's residual_tol */
 #ifndef GM_TAUN
 #define GM_TAUN(n) ((n) > 64 ? (n) : 64)
 #endif
-#define GM_HYBRID(NAME, T, FABS, EPS, UP, DN)                                                                \
+#define GM_HYBRID(NAME, T, FABS, EPS, UP, DN, BMAX)                                              \
   int NAME(int64_t n, int M, const T *a, const T *b, const T *c, const T *d, T *x, double *g) {  \
     int64_t P = 1;                                                                             \
     while (P * M < n) P *= 2;                                                                  \
@@ -68,7 +78,7 @@ static float gm_id(float v) { return v; }
         if (r0 + k < n) { /* rows >= n are not the system's */                             \
           const T yy = FABS(u) + FABS(xs);                                                 \
           gy = yy > gy ? yy : gy;                                                       \
-          bmx = FABS(bk) > bmx ? FABS(bk) : bmx;                                           \
+          bmx = BMAX(bmx, bk);                                                             \
         }                                                                                  \
         const T r = (T)1 / u;                                                              \
         if (k < M - 1) {                                                                   \
@@ -95,7 +105,7 @@ static float gm_id(float v) { return v; }
         const T d1 = dl[r0 + 1], a1 = al[r0 + 1], g1 = gm[r0 + 1];                         \
         const T u = b0 - c0 * a1;                                                          \
         const T nn = ((FABS(a0) + FABS(c0)) + FABS(c0) * (FABS(a1) + FABS(g1))) + FABS(u); \
-        if (r0 < n) bmx = FABS(b0) > bmx ? FABS(b0) : bmx;                                 \
+        if (r0 < n) bmx = BMAX(bmx, b0);                                                   \
         wF[ch] = r0 < n ? FABS(u) : 0;                                                     \
         const T inv = (T)1 / u;                                                            \
         sF[ch] = a0 * inv;                                                                 \
@@ -175,5 +185,5 @@ static float gm_id(float v) { return v; }
     return bad || grown;                                                       \
   }
 
-GM_HYBRID(gm_hybrid_f64, double, fabs, DBL_EPSILON, gm_hi_up, gm_hi_down)
-GM_HYBRID(gm_hybrid_f32, float, fabsf, FLT_EPSILON, gm_id, gm_id)
+GM_HYBRID(gm_hybrid_f64, double, fabs, DBL_EPSILON, gm_hi_up, gm_hi_down, gm_bmax_f64)
+GM_HYBRID(gm_hybrid_f32, float, fabsf, FLT_EPSILON, gm_id, gm_id, gm_bmax_f32)

@@ -374,7 +374,11 @@ __device__ __forceinline__ void growth_row(T a, T b, T c, T gm, T al, T &nmx, T 
  * |b_0|), never flagged.  f64 keeps the maxima as the high words of the
  * non-negative doubles (an unsigned max, one instruction instead of a
  * compare and two selects): max Y rounded up to the next high word (Inf
- * for Inf or NaN), max |b| rounded down, which only flags more. */
+ * for Inf or NaN), max |b| rounded down, which only flags more.  |b|'s
+ * high word is maxed as a float (one FMNMX with its abs modifier instead
+ * of a mask and an unsigned max): non-negative floats order as their bits,
+ * and the words that read as f32 NaN (|b| >= 2^1017) drop out, a smaller
+ * max |b|, which again only flags more. */
 template <typename T>
 struct GrowAcc;
 template <>
@@ -389,15 +393,16 @@ struct GrowAcc<float> {
 };
 template <>
 struct GrowAcc<double> {
-  unsigned y = 0u, b = 0u; /* high words */
+  unsigned y = 0u; /* high word */
+  float b = 0.f;    /* high word of |b|, as the bits of a float */
   __device__ __forceinline__ void row(double u, double x, double bk) {
     y = max(y, (unsigned)__double2hiint(fabs(u) + fabs(x)));
-    b = max(b, (unsigned)__double2hiint(bk) & 0x7fffffffu);
+    b = fmaxf(b, fabsf(__int_as_float(__double2hiint(bk))));
   }
   __device__ __forceinline__ double ymax() const {
     return __hiloint2double((int)min(y + 1u, 0x7ff00000u), 0);
   }
-  __device__ __forceinline__ double bmax() const { return __hiloint2double((int)b, 0); }
+  __device__ __forceinline__ double bmax() const { return __hiloint2double(__float_as_int(b), 0); }
 };
 /* the factor of max Y against max N's threshold (8): Y > 3.2 max|b| */
 constexpr double kGrowY = 2.5;
