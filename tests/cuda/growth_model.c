@@ -158,7 +158,7 @@ static float gm_bmax_f32(float m, float b) { return fabsf(b) > m ? fabsf(b) : m;
       wqmx = w2 > wqmx ? w2 : wqmx;                                                             \
       dall = dm[ch] > dall ? dm[ch] : dall;                                                     \
     }                                                                                           \
-    const T tol = (T)GM_TAUN(n) * EPS * (dall * ymx + wqmx);                                        \
+    const T tol = (T)GM_TAUN(n) * EPS * (dall * DN(ymx) + DN(wqmx)); /* red_key: high words */                                        \
     for (int64_t ch = 0; ch < P; ++ch) {                                                        \
       const T yprev = ch > 0 ? q[ch - 1] : 0, ynext = ch + 1 < P ? q[ch + 1] : 0;               \
       const T rL = q1[ch] - s1[ch] * yprev - q[ch] - p1[ch] * ynext;                            \

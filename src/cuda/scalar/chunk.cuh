@@ -53,20 +53,22 @@ __device__ __forceinline__ T identity_value(int op) {
 }
 
 /* ---- growth detection ------------------------------------------------------
- * (docs/accuracy.md, "Growth detection on the GPU").  Per thread: max N
- * over the pivots the chunk sweep forms (the |L||U|-style row sums, spike
- * included) and the step-2 pivot of the reduced solve (in the original
- * rows' units), and max D = |a| + |b| + |c| over the chunk's rows < n; per
- * system, in three shared slots (red): max D, max |y_L| and max w|q| of
+ * (docs/accuracy.md, "Growth detection on the GPU").  Per thread: max N,
+ * the chunk sweep's growth bound 2.5 max(|u| + |a alpha|) over its pivots
+ * (GrowAcc), the |L||U| row sums of the chunk's first row and of the
+ * step-2 pivot of the reduced solve (in the original rows' units), and
+ * max |b| over the chunk's rows < n (dmx); per system, in three shared
+ * slots (red, 32-bit keys: red_key): max |b|, max |y_L| and max w|q| of
  * the rows step 2 forms.  A system is flagged when some thread's max N > 8
- * max D of the system (TRIDI_GROWTH_LIMIT) or the residual of its step-2
+ * max |b| of the system (TRIDI_GROWTH_LIMIT) or the residual of its step-2
  * row after the solve, in original units, exceeds max(kResidualTol, n) eps
- * (max D max|y_L| + max w|q|; the property wanted is a backward error <=
- * 10 n eps, and PCR's residual grows with the reduced system's length): the reduced solve is PCR, not backward stable on
- * ill-conditioned systems whatever the growth (measured on the host model,
+ * (max |b| max|y_L| + max w|q|; the property wanted is a backward error <=
+ * 10 n eps, and PCR's residual grows with the reduced system's length):
+ * the reduced solve is PCR, not backward stable on ill-conditioned systems
+ * whatever the growth (measured on the host model,
  * tests/cuda/growth_model.c). */
 constexpr int kResidualTol = 64;
-/* shared slots of a system for pcr_reduced's red: max D, max |y_L|, max w|q| */
+/* shared slots of a system for pcr_reduced's red: max |b|, max |y_L|, max w|q| */
 constexpr int kRedSlots = 3;
 /* shared slots of a thread for pcr_reduced's keep: the step-2 row s, p, q, w */
 constexpr int kKeepSlots = 4;
@@ -100,44 +102,51 @@ template <typename T>
 __device__ __forceinline__ T fmax_(T x, T y) {
   return x > y ? x : y;
 }
-/* *slot = max(*slot, v) for v >= 0 (or NaN, which wins): non-negative
- * floats order as their bit patterns */
-__device__ __forceinline__ void red_max(float *slot, float v) {
-  atomicMax((unsigned *)slot, (unsigned)__float_as_uint(v));
+/* A system's shared slots (red) hold 32-bit keys of their non-negative
+ * maxima: f32 the value's bits, f64 its high word (the value rounded down
+ * by at most 2^-20 relative: max |b| is a high word already, max |y_L| and
+ * max w|q| scale the residual tolerance, which only gets stricter).
+ * Non-negative floats order as their bits, NaN above Inf.  32-bit keys
+ * take native shared atomicMax and one warp reduction (f64 values took a
+ * compare-and-swap loop an atomic and two shuffles a step). */
+__device__ __forceinline__ unsigned red_key(float v) { return __float_as_uint(v); }
+__device__ __forceinline__ unsigned red_key(double v) { return (unsigned)__double2hiint(v); }
+template <typename T>
+__device__ __forceinline__ T red_val(unsigned k);
+template <>
+__device__ __forceinline__ float red_val<float>(unsigned k) {
+  return __uint_as_float(k);
 }
-__device__ __forceinline__ void red_max(double *slot, double v) {
-  atomicMax((unsigned long long *)slot, (unsigned long long)__double_as_longlong(v));
+template <>
+__device__ __forceinline__ double red_val<double>(unsigned k) {
+  return __hiloint2double((int)k, 0);
 }
-/* red_max by the threads of a system, `lst` lanes apart (a power of two),
- * P of them in a run of the block's threads.  WRED: first a maximum over
- * the system's lanes of the warp (shuffles, the same bit-pattern order, so
- * the same result), then one atomic a warp and system; without it the
- * lanes of one system serialise on their slot, up to 32 of a warp in the
- * staged kernel's system-major order (for f64 a compare-and-swap loop
- * each).  The system-adjacent kernels (a warp spans 32 / G chunks of a
- * system, 1 or 2 for G = 16, 32) keep the plain atomic: there the shuffles
- * cost registers where the f64 M = 4 tile has none to spare.  WRED: every
- * thread of the block calls it together. */
-template <typename T, bool WRED>
-__device__ __forceinline__ void red_max_sys(T *slot, T v, int lst, int P) {
-  if constexpr (!WRED) {
-    red_max(slot, v);
-    return;
-  }
-  using U = typename std::conditional<sizeof(T) == 4, unsigned, unsigned long long>::type;
-  U u = sizeof(T) == 4 ? (U)__float_as_uint((float)v) : (U)__double_as_longlong((double)v);
-  const int span = lst * P < 32 ? lst * P : 32;     /* lanes a system's run covers in a warp */
-  const int nt = (int)blockDim.x;
-  const unsigned mask = nt >= 32 ? 0xffffffffu : (1u << nt) - 1u; /* blocks: 2^k threads */
-  for (int o = lst; o < span; o <<= 1) {
-    const U w = __shfl_xor_sync(mask, u, o);
-    u = w > u ? w : u;
-  }
-  if (((threadIdx.x & 31) & (span - 1) & ~(lst - 1)) == 0) {
-    if constexpr (sizeof(T) == 4)
-      atomicMax((unsigned *)slot, (unsigned)u);
-    else
-      atomicMax((unsigned long long *)slot, (unsigned long long)u);
+/* *slot = max(*slot, key) by the threads of a system, `lst` lanes apart,
+ * P of them in a run of the block's threads.  WRED (lst = 1: the staged
+ * kernel's system-major order, a system's lanes an aligned run of
+ * min(P, 32) lanes of a warp): first the maximum over the system's lanes
+ * of the warp (one REDUX on sm_80 and later, shuffles before), then one
+ * atomic a warp and system instead of up to 32 on one address; every
+ * thread of the block calls it together.  The system-adjacent kernels (a
+ * warp spans 32 / G chunks of a system, 1 or 2 for G = 16, 32) keep the
+ * plain atomic. */
+template <bool WRED>
+__device__ __forceinline__ void red_max_sys(unsigned *slot, unsigned key, int lst, int P) {
+  (void)lst;
+  if constexpr (WRED) {
+    const int span = P < 32 ? P : 32;
+    const int lane = (int)(threadIdx.x & 31);
+    const int nt = (int)blockDim.x;
+    const unsigned wmask = nt >= 32 ? 0xffffffffu : (1u << nt) - 1u; /* blocks: 2^k threads */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const unsigned mask = span == 32 ? 0xffffffffu : (((1u << span) - 1u) << (lane & ~(span - 1))) & wmask;
+    key = __reduce_max_sync(mask, key);
+#else
+    for (int o = 1; o < span; o <<= 1) key = max(key, __shfl_xor_sync(wmask, key, o));
+#endif
+    if ((lane & (span - 1)) == 0) atomicMax(slot, key);
+  } else {
+    atomicMax(slot, key);
   }
 }
 
@@ -163,12 +172,12 @@ __device__ __forceinline__ void red_max_sys(T *slot, T v, int lst, int P) {
  * (residual_tol), red the system's kRedSlots shared slots (zeroed by the
  * caller before a barrier that precedes this call; NULL: use the thread's
  * own maxima instead), keep this thread's 4 shared slots kst apart for the
- * step-2 row (NULL: registers).  Without WRED max D goes to red before
+ * step-2 row (NULL: registers).  Without WRED max |b| goes to red before
  * step 1's barrier, so step 2 compares max N (its pivot's N added) with
- * the system's max D at once and keeps only the verdict; the step-2 row
+ * the system's max |b| at once and keeps only the verdict; the step-2 row
  * waits in keep: nothing of the detection stays in registers across the
  * PCR barriers.  WRED: the system's lanes reduce in the warp before each
- * atomic (red_max_sys), and max D and the N verdict come after the
+ * atomic (red_max_sys), and max |b| and the N verdict come after the
  * barrier as before (fewer spills there).  After step 4's barrier each
  * thread checks the residual of its step-2 row (the F rows hold by their
  * back substitution in step 4): no extra barrier.  Returns this thread's verdict (the system is flagged
@@ -185,14 +194,15 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
   rs[o] = sF;
   rp[o] = pF;
   rq[o] = qF;
-  /* red: zeroed by the caller before an earlier barrier.  EARLY: max D
+  /* red: zeroed by the caller before an earlier barrier.  EARLY: max |b|
    * before this barrier (complete after it), the N verdict at step 2 (nmx
    * dies there); the staged kernel (WRED) spilled less with both after it
    * (ptxas, f64 M = 4 / 16: docs/perf-log.md) */
   constexpr bool EARLY = !WRED;
-  if (GROW && EARLY && red) red_max_sys<T, WRED>(red, dmx, stride, P);
+  unsigned *ured = (unsigned *)red; /* the slots' 32-bit keys (red_key) */
+  if (GROW && EARLY && red) red_max_sys<WRED>(ured, red_key(dmx), stride, P);
   __syncthreads();
-  if (GROW && !EARLY && red) red_max_sys<T, WRED>(red, dmx, stride, P);
+  if (GROW && !EARLY && red) red_max_sys<WRED>(ured, red_key(dmx), stride, P);
   T sn = 0, pn = 0, qn = 0;
   if (c + 1 < P) {
     sn = rs[o + stride];
@@ -202,7 +212,7 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
   /* 2. L row with u_F (own F row) and u_F' (next chunk's F row) eliminated:
    * s y_{c-1} + y_c + pp y_{c+1} = q, y_c the chunk's last unknown; GROW
    * keeps that row (s1, p1, q1) and its units w1 (in keep, or registers),
-   * and the growth verdict of max N against the system's max D */
+   * and the growth verdict of max N against the system's max |b| */
   T s, pp, q, s1 = 0, p1 = 0, q1 = 0, w1 = 0;
   bool nflag = false;
   {
@@ -211,14 +221,14 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
       nmx = fmax_(nmx, wL * (((T)1 + fabs(sL) * (((T)2 + fabs(sF)) + fabs(pF))) +
                              fabs(pL) * (((T)2 + fabs(sn)) + fabs(pn))));
       w1 = wL * fabs(den);
-      if (EARLY) nflag = nmx > (T)TRIDI_GROWTH_LIMIT * (red ? red[0] : dmx);
+      if (EARLY) nflag = nmx > (T)TRIDI_GROWTH_LIMIT * (red ? red_val<T>(ured[0]) : dmx);
     }
     const T r = rcp_<T>(den);
     s = -r * sL * sF;
     pp = -r * pL * pn;
     q = r * (qL - sL * qF - pL * qn);
     if (GROW) {
-      if (red) red_max_sys<T, WRED>(red + 2, w1 * fabs(q), stride, P);
+      if (red) red_max_sys<WRED>(ured + 2, red_key(w1 * fabs(q)), stride, P);
       if (keep) {
         keep[0] = s;
         keep[kst] = pp;
@@ -259,13 +269,13 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
   /* 4. u_F = qF - sF y_{c-1} - pF y_c (the half not read by the last step) */
   o = base + cur + c * stride;
   rq[o] = q;
-  if (GROW && red) red_max_sys<T, WRED>(red + 1, fabs(q), stride, P);
+  if (GROW && red) red_max_sys<WRED>(ured + 1, red_key(fabs(q)), stride, P);
   __syncthreads();
   const T yprev = c > 0 ? rq[o - stride] : (T)0;
   bool flag = false;
   if (GROW) {
     /* 5. the residual of the step-2 row in original units (w1) against
-     * rtol (max D max|y_L| + max w1|q1|) of the system (red == NULL: this
+     * rtol (max |b| max|y_L| + max w1|q1|) of the system (red == NULL: this
      * thread's own maxima, stricter) */
     const T ynext = c + 1 < P ? rq[o + stride] : (T)0;
     if (keep) {
@@ -274,7 +284,8 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
       q1 = keep[2 * kst];
       w1 = keep[3 * kst];
     }
-    const T Dm = red ? red[0] : dmx, Ym = red ? red[1] : fabs(q), WQm = red ? red[2] : w1 * fabs(q1);
+    const T Dm = red ? red_val<T>(ured[0]) : dmx, Ym = red ? red_val<T>(ured[1]) : fabs(q),
+            WQm = red ? red_val<T>(ured[2]) : w1 * fabs(q1);
     const T rL = q1 - s1 * yprev - q - p1 * ynext;
     const T tol = rtol * (Dm * Ym + WQm);
     if (!EARLY) nflag = nmx > (T)TRIDI_GROWTH_LIMIT * Dm;
