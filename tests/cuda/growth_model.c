@@ -149,19 +149,15 @@ static float gm_bmax_f32(float m, float b) { return fabsf(b) > m ? fabsf(b) : m;
       }                                                                                         \
     }                                                                                           \
     /* the L' rows' residuals in original units (the F rows hold by their                       \
-     * back substitution), against max|b| max|y_L| + max w1|q1| of the system */                 \
+     * back substitution), each against max|b| of the system times its own                      \
+     * |y_L| plus its own w1|q1| */                                                             \
     int bad = 0;                                                                                \
-    T ymx = 0, wqmx = 0, dall = 0;                                                              \
-    for (int64_t ch = 0; ch < P; ++ch) {                                                        \
-      const T y2 = FABS(q[ch]), w2 = w1[ch] * FABS(q1[ch]);                                     \
-      ymx = y2 > ymx ? y2 : ymx;                                                                \
-      wqmx = w2 > wqmx ? w2 : wqmx;                                                             \
-      dall = dm[ch] > dall ? dm[ch] : dall;                                                     \
-    }                                                                                           \
-    const T tol = (T)GM_TAUN(n) * EPS * (dall * DN(ymx) + DN(wqmx)); /* red_key: high words */                                        \
+    T dall = 0;                                                                                 \
+    for (int64_t ch = 0; ch < P; ++ch) dall = dm[ch] > dall ? dm[ch] : dall;                    \
     for (int64_t ch = 0; ch < P; ++ch) {                                                        \
       const T yprev = ch > 0 ? q[ch - 1] : 0, ynext = ch + 1 < P ? q[ch + 1] : 0;               \
       const T rL = q1[ch] - s1[ch] * yprev - q[ch] - p1[ch] * ynext;                            \
+      const T tol = (T)GM_TAUN(n) * EPS * (dall * FABS(q[ch]) + w1[ch] * FABS(q1[ch]));         \
       if (!(FABS(rL) * w1[ch] <= tol)) bad = 1;                                                 \
     }                                                                                           \
     for (int64_t ch = 0; ch < P; ++ch) {                                                        \
