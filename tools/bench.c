@@ -50,6 +50,8 @@ static void usage(FILE *f) {
           "                    that cannot be planned (a non-pivoting algorithm with\n"
           "                    partial, lu_partial with none) and partial on a backend\n"
           "                    without a pivoting solver are skipped\n"
+          "  --assume-dominant plan with assume_dominant = 1 (no growth detection; the\n"
+          "                    CPU and CUDA scalar runners; docs/accuracy.md)\n"
           "  --size-mb MIB     working set of a,b,c,d,x per case (default 1024; --quick 64)\n"
           "  --ref-mb MIB      working set of the copy and stream references (default:\n"
           "                    CPU max(4 x last-level cache, 1024); CUDA the case's)\n"
@@ -232,7 +234,7 @@ static int parse_args(int argc, char **argv, bench_config *cfg) {
   enum {
     O_BACKEND = 256, O_DTYPE, O_N, O_LAYOUT, O_SIZE, O_QUICK, O_THREADS, O_REPS, O_WARMUP,
     O_BREPS, O_NOBASE, O_CSV, O_SEED, O_QUIET, O_VERBOSE, O_HELP, O_ALG, O_PROBLEM, O_REF,
-    O_PIVOT
+    O_PIVOT, O_ASSUME_DOM
   };
   static const struct option longopts[] = {
       {"backend", required_argument, NULL, O_BACKEND},
@@ -254,6 +256,7 @@ static int parse_args(int argc, char **argv, bench_config *cfg) {
       {"help", no_argument, NULL, O_HELP},
       {"alg", required_argument, NULL, O_ALG},
       {"pivot", required_argument, NULL, O_PIVOT},
+      {"assume-dominant", no_argument, NULL, O_ASSUME_DOM},
       {"problem", required_argument, NULL, O_PROBLEM},
       {NULL, 0, NULL, 0}};
   int quick = 0, have_n = 0, have_size = 0, have_reps = 0;
@@ -367,6 +370,7 @@ static int parse_args(int argc, char **argv, bench_config *cfg) {
       case O_PIVOT:
         if (!parse_pivots(cfg, optarg)) return 0;
         break;
+      case O_ASSUME_DOM: cfg->opts.assume_dominant = 1; break;
       case O_QUIET: cfg->quiet = 1; break;
       case O_VERBOSE: cfg->opts.verbose = 1; break;
       case O_HELP: usage(stdout); exit(TRIDI_EXIT_OK);

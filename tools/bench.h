@@ -85,6 +85,7 @@ typedef struct bench_opts {
   int verbose;     /**< 1: the runner may print diagnostics on stderr */
   tridi_alg alg;   /**< algorithm to plan (--alg; TRIDI_ALG_AUTO by default) */
   tridi_pivot pivot; /**< pivoting to plan (--pivot; TRIDI_PIVOT_AUTO by default) */
+  int assume_dominant; /**< tridi_options.assume_dominant of the plans (--assume-dominant) */
 } bench_opts;
 
 /** Host arrays of one case: alloc_elems[op] elements each, 64-byte aligned. */

@@ -5,14 +5,47 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define GM_LIMIT 8 /* TRIDI_GROWTH_LIMIT */
+#define GM_KY 2.5  /* chunk.cuh's kGrowY */
+
+/* chunk.cuh's GrowAcc<double> keeps its maxima as high words: max Y
+ * rounded up to the next high word (Inf from Inf or NaN), max |b| rounded
+ * down; GrowAcc<float> keeps them exactly */
+static double gm_hi_up(double y) {
+  uint64_t u;
+  memcpy(&u, &y, sizeof u);
+  uint32_t h = (uint32_t)(u >> 32) + 1u;
+  if (h > 0x7ff00000u) h = 0x7ff00000u;
+  u = (uint64_t)h << 32;
+  memcpy(&y, &u, sizeof y);
+  return y;
+}
+static double gm_hi_down(double b) {
+  uint64_t u;
+  memcpy(&u, &b, sizeof u);
+  u &= 0xffffffff00000000ull;
+  memcpy(&b, &u, sizeof b);
+  return b;
+}
+static float gm_id(float v) { return v; }
+/* max |b| as GrowAcc keeps it: f64 drops the |b| whose high word reads as
+ * an f32 NaN (|b| >= 2^1017, fmaxf) */
+static double gm_bmax_f64(double m, double b) {
+  uint64_t u;
+  b = fabs(b);
+  memcpy(&u, &b, sizeof u);
+  if ((uint32_t)(u >> 32) > 0x7f800000u) return m;
+  return b > m ? b : m;
+}
+static float gm_bmax_f32(float m, float b) { return fabsf(b) > m ? fabsf(b) : m; }
 
 /* the residual tolerance factor (times eps): chunk.cuh's residual_tol */
 #ifndef GM_TAUN
 #define GM_TAUN(n) ((n) > 64 ? (n) : 64)
 #endif
-#define GM_HYBRID(NAME, T, FABS, EPS)                                                                  \
+#define GM_HYBRID(NAME, T, FABS, EPS, UP, DN, BMAX)                                              \
   int NAME(int64_t n, int M, const T *a, const T *b, const T *c, const T *d, T *x, double *g) {  \
     int64_t P = 1;                                                                             \
     while (P * M < n) P *= 2;                                                                  \
@@ -24,62 +57,65 @@
     T *w = qL + P, *s = w + P, *pp = s + P, *q = pp + P, *s2 = q + P, *p2 = s2 + P,            \
       *q2 = p2 + P, *nm = q2 + P, *dm = nm + P, *wF = dm + P, *wL = wF + P, *w1 = wL + P,      \
       *s1 = w1 + P, *p1 = s1 + P, *q1 = p1 + P;                                                \
-    T nmx = 0, dmx = 0, gmx = 0;                                                                      \
-    for (int64_t ch = 0; ch < P; ++ch) {                                                       \
-      const int64_t r0 = ch * M;                                                               \
-      nmx = dmx = 0;                                                                           \
-      T av[64], bv[64], cv[64], dv[64];                                                        \
-      for (int j = 0; j < M; ++j) {                                                            \
-        const int64_t i = r0 + j;                                                              \
-        const int in = i < n;                                                                  \
-        av[j] = in && i > 0 ? a[i] : 0;                                                        \
-        bv[j] = in ? b[i] : 1;                                                                 \
-        cv[j] = in && i < n - 1 ? c[i] : 0;                                                    \
-        dv[j] = in ? d[i] : 0;                                                                 \
-        const T dd = (FABS(av[j]) + FABS(cv[j])) + FABS(bv[j]);                                \
-        if (in) dmx = dd > dmx ? dd : dmx; /* rows >= n are not the system's */                \
-      }                                                                                        \
-      T dlt = 0, alt = -1, gmt = 0;                                                            \
-      for (int k = 1; k < M; ++k) {                                                            \
-        const T ak = av[k], bk = bv[k], ck = cv[k], dk = dv[k];                                \
-        const T u = bk - ak * gmt;                                                             \
-        const T nn = ((FABS(ak) + FABS(ck)) + FABS(ak) * (FABS(gmt) + 2 * FABS(alt))) + FABS(u); \
-        if (r0 + k < n) nmx = nn > nmx ? nn : nmx;                                             \
-        const T r = (T)1 / u;                                                                  \
-        if (k < M - 1) {                                                                       \
-          gmt = r * ck;                                                                        \
-          dlt = r * (dk - ak * dlt);                                                           \
-          alt = -r * ak * alt;                                                                 \
-          dl[r0 + k] = dlt;                                                                    \
-          al[r0 + k] = alt;                                                                    \
-          gm[r0 + k] = gmt;                                                                    \
-        } else {                                                                               \
-          sL[ch] = -ak * alt * r;                                                              \
-          pL[ch] = ck * r;                                                                     \
-          qL[ch] = (dk - ak * dlt) * r;                                                        \
-          w[ch] = wL[ch] = r0 + k < n ? FABS(u) : 0;                                                                   \
-        }                                                                                      \
-      }                                                                                        \
-      for (int k = M - 3; k >= 1; --k) {                                                       \
-        dl[r0 + k] -= gm[r0 + k] * dl[r0 + k + 1];                                             \
-        al[r0 + k] -= gm[r0 + k] * al[r0 + k + 1];                                             \
-        gm[r0 + k] = -gm[r0 + k] * gm[r0 + k + 1];                                             \
-      }                                                                                        \
-      {                                                                                        \
-        const T a0 = av[0], b0 = bv[0], c0 = cv[0], d0 = dv[0];                                \
-        const T d1 = dl[r0 + 1], a1 = al[r0 + 1], g1 = gm[r0 + 1];                             \
-        const T u = b0 - c0 * a1;                                                              \
-        const T nn = ((FABS(a0) + FABS(c0)) + FABS(c0) * (FABS(a1) + FABS(g1))) + FABS(u);     \
-        if (r0 < n) nmx = nn > nmx ? nn : nmx;                                                 \
-        wF[ch] = r0 < n ? FABS(u) : 0;                                                                      \
-        const T inv = (T)1 / u;                                                                \
-        sF[ch] = a0 * inv;                                                                     \
-        pF[ch] = -c0 * g1 * inv;                                                               \
-        qF[ch] = (d0 - c0 * d1) * inv;                                                         \
-      }                                                                                        \
-      nm[ch] = nmx;                                                                            \
-      dm[ch] = dmx;                                                                            \
-    }                                                                                          \
+    T gy = 0, bmx = 0, dmx = 0, gmx = 0;                                                  \
+    for (int64_t ch = 0; ch < P; ++ch) {                                                   \
+      const int64_t r0 = ch * M;                                                           \
+      gy = bmx = 0; /* GrowAcc: max Y, max |b| over the chunk's rows < n */               \
+      T av[64], bv[64], cv[64], dv[64];                                                    \
+      for (int j = 0; j < M; ++j) {                                                        \
+        const int64_t i = r0 + j;                                                          \
+        const int in = i < n;                                                              \
+        av[j] = in && i > 0 ? a[i] : 0;                                                    \
+        bv[j] = in ? b[i] : 1;                                                             \
+        cv[j] = in && i < n - 1 ? c[i] : 0;                                                \
+        dv[j] = in ? d[i] : 0;                                                             \
+      }                                                                                    \
+      T dlt = 0, alt = -1, gmt = 0;                                                        \
+      for (int k = 1; k < M; ++k) {                                                        \
+        const T ak = av[k], bk = bv[k], ck = cv[k], dk = dv[k];                            \
+        const T u = bk - ak * gmt;                                                         \
+        const T xs = ak * alt; /* the spike product, formed first (step_g) */              \
+        if (r0 + k < n) { /* rows >= n are not the system's */                             \
+          const T yy = FABS(u) + FABS(xs);                                                 \
+          gy = yy > gy ? yy : gy;                                                       \
+          bmx = BMAX(bmx, bk);                                                             \
+        }                                                                                  \
+        const T r = (T)1 / u;                                                              \
+        if (k < M - 1) {                                                                   \
+          gmt = r * ck;                                                                    \
+          dlt = r * (dk - ak * dlt);                                                       \
+          alt = -r * xs;                                                                   \
+          dl[r0 + k] = dlt;                                                                \
+          al[r0 + k] = alt;                                                                \
+          gm[r0 + k] = gmt;                                                                \
+        } else {                                                                           \
+          sL[ch] = -xs * r;                                                                \
+          pL[ch] = ck * r;                                                                 \
+          qL[ch] = (dk - ak * dlt) * r;                                                    \
+          w[ch] = wL[ch] = r0 + k < n ? FABS(u) : 0;                                       \
+        }                                                                                  \
+      }                                                                                    \
+      for (int k = M - 3; k >= 1; --k) {                                                   \
+        dl[r0 + k] -= gm[r0 + k] * dl[r0 + k + 1];                                         \
+        al[r0 + k] -= gm[r0 + k] * al[r0 + k + 1];                                         \
+        gm[r0 + k] = -gm[r0 + k] * gm[r0 + k + 1];                                         \
+      }                                                                                    \
+      {                                                                                    \
+        const T a0 = av[0], b0 = bv[0], c0 = cv[0], d0 = dv[0];                            \
+        const T d1 = dl[r0 + 1], a1 = al[r0 + 1], g1 = gm[r0 + 1];                         \
+        const T u = b0 - c0 * a1;                                                          \
+        const T nn = ((FABS(a0) + FABS(c0)) + FABS(c0) * (FABS(a1) + FABS(g1))) + FABS(u); \
+        if (r0 < n) bmx = BMAX(bmx, b0);                                                   \
+        wF[ch] = r0 < n ? FABS(u) : 0;                                                     \
+        const T inv = (T)1 / u;                                                            \
+        sF[ch] = a0 * inv;                                                                 \
+        pF[ch] = -c0 * g1 * inv;                                                           \
+        qF[ch] = (d0 - c0 * d1) * inv;                                                     \
+        const T nf = r0 < n ? nn : 0, ny = (T)GM_KY * UP(gy);                             \
+        nm[ch] = nf > ny ? nf : ny;                                                        \
+        dm[ch] = DN(bmx);                                                                  \
+      }                                                                                    \
+    }                                                                                      \
     /* pcr_reduced: the F rows eliminated from the L rows (step 2): P rows                      \
      * L' (s1, p1, q1) in the L unknowns, in original units w1 = |u_L| |den| */                 \
     for (int64_t ch = 0; ch < P; ++ch) {                                                        \
@@ -113,19 +149,15 @@
       }                                                                                         \
     }                                                                                           \
     /* the L' rows' residuals in original units (the F rows hold by their                       \
-     * back substitution), against max D max|y_L| + max w1|q1| of the system */                 \
+     * back substitution), each against max|b| of the system times its own                      \
+     * |y_L| plus its own w1|q1| */                                                             \
     int bad = 0;                                                                                \
-    T ymx = 0, wqmx = 0, dall = 0;                                                              \
-    for (int64_t ch = 0; ch < P; ++ch) {                                                        \
-      const T y2 = FABS(q[ch]), w2 = w1[ch] * FABS(q1[ch]);                                     \
-      ymx = y2 > ymx ? y2 : ymx;                                                                \
-      wqmx = w2 > wqmx ? w2 : wqmx;                                                             \
-      dall = dm[ch] > dall ? dm[ch] : dall;                                                     \
-    }                                                                                           \
-    const T tol = (T)GM_TAUN(n) * EPS * (dall * ymx + wqmx);                                        \
+    T dall = 0;                                                                                 \
+    for (int64_t ch = 0; ch < P; ++ch) dall = dm[ch] > dall ? dm[ch] : dall;                    \
     for (int64_t ch = 0; ch < P; ++ch) {                                                        \
       const T yprev = ch > 0 ? q[ch - 1] : 0, ynext = ch + 1 < P ? q[ch + 1] : 0;               \
       const T rL = q1[ch] - s1[ch] * yprev - q[ch] - p1[ch] * ynext;                            \
+      const T tol = (T)GM_TAUN(n) * EPS * (dall * FABS(q[ch]) + w1[ch] * FABS(q1[ch]));         \
       if (!(FABS(rL) * w1[ch] <= tol)) bad = 1;                                                 \
     }                                                                                           \
     for (int64_t ch = 0; ch < P; ++ch) {                                                        \
@@ -149,5 +181,5 @@
     return bad || grown;                                                       \
   }
 
-GM_HYBRID(gm_hybrid_f64, double, fabs, DBL_EPSILON)
-GM_HYBRID(gm_hybrid_f32, float, fabsf, FLT_EPSILON)
+GM_HYBRID(gm_hybrid_f64, double, fabs, DBL_EPSILON, gm_hi_up, gm_hi_down, gm_bmax_f64)
+GM_HYBRID(gm_hybrid_f32, float, fabsf, FLT_EPSILON, gm_id, gm_id, gm_bmax_f32)

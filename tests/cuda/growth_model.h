@@ -15,12 +15,15 @@
  * power of two >= 4) and P = the smallest power of two >= ceil(n / M)
  * chunks, rows >= n identity rows.  x: n values.  Returns 1 when the system
  * is flagged, else 0 (-1 when memory ran out); *g (may be NULL) receives
- * G = max N / max D.  Flagged: G > 8 (N: the |L||U|-style row sums of
- * every pivot the chunk sweep forms and of the reduced solve's first
- * elimination (its step 2), in the original rows' units; D = |a| + |b| +
- * |c| over the rows < n; both maxima of the whole system), or the residual
- * of a row of the P-row system step 2 forms, in its original units, above
- * max(64, n) eps (max D max|y_L| + max w|q|).  Growth alone is not enough: the
+ * G = max N / max |b|.  Flagged: G > 8 (N: 2.5 (|u_k| + |a_k alpha_{k-1}|)
+ * for every pivot u_k the chunk sweep forms (chunk.cuh's GrowAcc, an upper
+ * bound of the |L||U|-style row sum's excess over |A|), the |L||U| row sum
+ * of the chunk's first row and of the reduced solve's first elimination
+ * (its step 2), in the original rows' units; max |b| over the rows < n;
+ * maxima of the whole system, f64 ones rounded to high words as the
+ * kernels keep them), or the residual of a row of the P-row system step 2
+ * forms, in its original units, above max(64, n) eps (max |b| max|y_L| +
+ * max w|q|).  Growth alone is not enough: the
  * reduced solve is PCR, which is not backward stable on ill-conditioned
  * systems even without growth (dorr, randsvd_3 pass G <= 8 with backward
  * errors up to 1e-2). */

@@ -53,21 +53,24 @@ __device__ __forceinline__ T identity_value(int op) {
 }
 
 /* ---- growth detection ------------------------------------------------------
- * (docs/accuracy.md, "Growth detection on the GPU").  Per thread: max N
- * over the pivots the chunk sweep forms (the |L||U|-style row sums, spike
- * included) and the step-2 pivot of the reduced solve (in the original
- * rows' units), and max D = |a| + |b| + |c| over the chunk's rows < n; per
- * system, in three shared slots (red): max D, max |y_L| and max w|q| of
- * the rows step 2 forms.  A system is flagged when some thread's max N > 8
- * max D of the system (TRIDI_GROWTH_LIMIT) or the residual of its step-2
- * row after the solve, in original units, exceeds max(kResidualTol, n) eps
- * (max D max|y_L| + max w|q|; the property wanted is a backward error <=
- * 10 n eps, and PCR's residual grows with the reduced system's length): the reduced solve is PCR, not backward stable on
- * ill-conditioned systems whatever the growth (measured on the host model,
+ * (docs/accuracy.md, "Growth detection on the GPU").  Per thread: max N,
+ * the chunk sweep's growth bound 2.5 max(|u| + |a alpha|) over its pivots
+ * (GrowAcc), the |L||U| row sums of the chunk's first row and of the
+ * step-2 pivot of the reduced solve (in the original rows' units), and
+ * max |b| over the chunk's rows < n (dmx); per system, in a shared slot
+ * (red, a 32-bit key: red_key): max |b|.  A system is flagged when some
+ * thread's max N > 8 max |b| of the system (TRIDI_GROWTH_LIMIT) or the
+ * residual of its step-2 row after the solve, in original units, exceeds
+ * max(kResidualTol, n) eps (max |b| |y_L| + w|q|, the row's own y_L and
+ * w|q|: stricter than the system's maxima, and on the host model it flags
+ * 4 more systems of 6020, no dominant one; the property wanted is a backward error <=
+ * 10 n eps, and PCR's residual grows with the reduced system's length):
+ * the reduced solve is PCR, not backward stable on ill-conditioned systems
+ * whatever the growth (measured on the host model,
  * tests/cuda/growth_model.c). */
 constexpr int kResidualTol = 64;
-/* shared slots of a system for pcr_reduced's red: max D, max |y_L|, max w|q| */
-constexpr int kRedSlots = 3;
+/* shared slots of a system for pcr_reduced's red: max |b| */
+constexpr int kRedSlots = 1;
 /* shared slots of a thread for pcr_reduced's keep: the step-2 row s, p, q, w */
 constexpr int kKeepSlots = 4;
 /* the slots a system's shared memory holds: none without the detection */
@@ -100,44 +103,50 @@ template <typename T>
 __device__ __forceinline__ T fmax_(T x, T y) {
   return x > y ? x : y;
 }
-/* *slot = max(*slot, v) for v >= 0 (or NaN, which wins): non-negative
- * floats order as their bit patterns */
-__device__ __forceinline__ void red_max(float *slot, float v) {
-  atomicMax((unsigned *)slot, (unsigned)__float_as_uint(v));
+/* A system's shared slot (red) holds the 32-bit key of its non-negative
+ * maximum: f32 the value's bits, f64 its high word (max |b| is a high word
+ * already, GrowAcc).
+ * Non-negative floats order as their bits, NaN above Inf.  32-bit keys
+ * take native shared atomicMax and one warp reduction (f64 values took a
+ * compare-and-swap loop an atomic and two shuffles a step). */
+__device__ __forceinline__ unsigned red_key(float v) { return __float_as_uint(v); }
+__device__ __forceinline__ unsigned red_key(double v) { return (unsigned)__double2hiint(v); }
+template <typename T>
+__device__ __forceinline__ T red_val(unsigned k);
+template <>
+__device__ __forceinline__ float red_val<float>(unsigned k) {
+  return __uint_as_float(k);
 }
-__device__ __forceinline__ void red_max(double *slot, double v) {
-  atomicMax((unsigned long long *)slot, (unsigned long long)__double_as_longlong(v));
+template <>
+__device__ __forceinline__ double red_val<double>(unsigned k) {
+  return __hiloint2double((int)k, 0);
 }
-/* red_max by the threads of a system, `lst` lanes apart (a power of two),
- * P of them in a run of the block's threads.  WRED: first a maximum over
- * the system's lanes of the warp (shuffles, the same bit-pattern order, so
- * the same result), then one atomic a warp and system; without it the
- * lanes of one system serialise on their slot, up to 32 of a warp in the
- * staged kernel's system-major order (for f64 a compare-and-swap loop
- * each).  The system-adjacent kernels (a warp spans 32 / G chunks of a
- * system, 1 or 2 for G = 16, 32) keep the plain atomic: there the shuffles
- * cost registers where the f64 M = 4 tile has none to spare.  WRED: every
- * thread of the block calls it together. */
-template <typename T, bool WRED>
-__device__ __forceinline__ void red_max_sys(T *slot, T v, int lst, int P) {
-  if constexpr (!WRED) {
-    red_max(slot, v);
-    return;
-  }
-  using U = typename std::conditional<sizeof(T) == 4, unsigned, unsigned long long>::type;
-  U u = sizeof(T) == 4 ? (U)__float_as_uint((float)v) : (U)__double_as_longlong((double)v);
-  const int span = lst * P < 32 ? lst * P : 32;     /* lanes a system's run covers in a warp */
-  const int nt = (int)blockDim.x;
-  const unsigned mask = nt >= 32 ? 0xffffffffu : (1u << nt) - 1u; /* blocks: 2^k threads */
-  for (int o = lst; o < span; o <<= 1) {
-    const U w = __shfl_xor_sync(mask, u, o);
-    u = w > u ? w : u;
-  }
-  if (((threadIdx.x & 31) & (span - 1) & ~(lst - 1)) == 0) {
-    if constexpr (sizeof(T) == 4)
-      atomicMax((unsigned *)slot, (unsigned)u);
-    else
-      atomicMax((unsigned long long *)slot, (unsigned long long)u);
+/* *slot = max(*slot, key) by the threads of a system, `lst` lanes apart,
+ * P of them in a run of the block's threads.  WRED (lst = 1: the staged
+ * kernel's system-major order, a system's lanes an aligned run of
+ * min(P, 32) lanes of a warp): first the maximum over the system's lanes
+ * of the warp (one REDUX on sm_80 and later, shuffles before), then one
+ * atomic a warp and system instead of up to 32 on one address; every
+ * thread of the block calls it together.  The system-adjacent kernels (a
+ * warp spans 32 / G chunks of a system, 1 or 2 for G = 16, 32) keep the
+ * plain atomic. */
+template <bool WRED>
+__device__ __forceinline__ void red_max_sys(unsigned *slot, unsigned key, int lst, int P) {
+  (void)lst;
+  if constexpr (WRED) {
+    const int span = P < 32 ? P : 32;
+    const int lane = (int)(threadIdx.x & 31);
+    const int nt = (int)blockDim.x;
+    const unsigned wmask = nt >= 32 ? 0xffffffffu : (1u << nt) - 1u; /* blocks: 2^k threads */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const unsigned mask = span == 32 ? 0xffffffffu : (((1u << span) - 1u) << (lane & ~(span - 1))) & wmask;
+    key = __reduce_max_sync(mask, key);
+#else
+    for (int o = 1; o < span; o <<= 1) key = max(key, __shfl_xor_sync(wmask, key, o));
+#endif
+    if ((lane & (span - 1)) == 0) atomicMax(slot, key);
+  } else {
+    atomicMax(slot, key);
   }
 }
 
@@ -163,12 +172,12 @@ __device__ __forceinline__ void red_max_sys(T *slot, T v, int lst, int P) {
  * (residual_tol), red the system's kRedSlots shared slots (zeroed by the
  * caller before a barrier that precedes this call; NULL: use the thread's
  * own maxima instead), keep this thread's 4 shared slots kst apart for the
- * step-2 row (NULL: registers).  Without WRED max D goes to red before
+ * step-2 row (NULL: registers).  Without WRED max |b| goes to red before
  * step 1's barrier, so step 2 compares max N (its pivot's N added) with
- * the system's max D at once and keeps only the verdict; the step-2 row
+ * the system's max |b| at once and keeps only the verdict; the step-2 row
  * waits in keep: nothing of the detection stays in registers across the
  * PCR barriers.  WRED: the system's lanes reduce in the warp before each
- * atomic (red_max_sys), and max D and the N verdict come after the
+ * atomic (red_max_sys), and max |b| and the N verdict come after the
  * barrier as before (fewer spills there).  After step 4's barrier each
  * thread checks the residual of its step-2 row (the F rows hold by their
  * back substitution in step 4): no extra barrier.  Returns this thread's verdict (the system is flagged
@@ -185,14 +194,15 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
   rs[o] = sF;
   rp[o] = pF;
   rq[o] = qF;
-  /* red: zeroed by the caller before an earlier barrier.  EARLY: max D
+  /* red: zeroed by the caller before an earlier barrier.  EARLY: max |b|
    * before this barrier (complete after it), the N verdict at step 2 (nmx
    * dies there); the staged kernel (WRED) spilled less with both after it
    * (ptxas, f64 M = 4 / 16: docs/perf-log.md) */
   constexpr bool EARLY = !WRED;
-  if (GROW && EARLY && red) red_max_sys<T, WRED>(red, dmx, stride, P);
+  unsigned *ured = (unsigned *)red; /* the slots' 32-bit keys (red_key) */
+  if (GROW && EARLY && red) red_max_sys<WRED>(ured, red_key(dmx), stride, P);
   __syncthreads();
-  if (GROW && !EARLY && red) red_max_sys<T, WRED>(red, dmx, stride, P);
+  if (GROW && !EARLY && red) red_max_sys<WRED>(ured, red_key(dmx), stride, P);
   T sn = 0, pn = 0, qn = 0;
   if (c + 1 < P) {
     sn = rs[o + stride];
@@ -202,7 +212,7 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
   /* 2. L row with u_F (own F row) and u_F' (next chunk's F row) eliminated:
    * s y_{c-1} + y_c + pp y_{c+1} = q, y_c the chunk's last unknown; GROW
    * keeps that row (s1, p1, q1) and its units w1 (in keep, or registers),
-   * and the growth verdict of max N against the system's max D */
+   * and the growth verdict of max N against the system's max |b| */
   T s, pp, q, s1 = 0, p1 = 0, q1 = 0, w1 = 0;
   bool nflag = false;
   {
@@ -211,14 +221,13 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
       nmx = fmax_(nmx, wL * (((T)1 + fabs(sL) * (((T)2 + fabs(sF)) + fabs(pF))) +
                              fabs(pL) * (((T)2 + fabs(sn)) + fabs(pn))));
       w1 = wL * fabs(den);
-      if (EARLY) nflag = nmx > (T)TRIDI_GROWTH_LIMIT * (red ? red[0] : dmx);
+      if (EARLY) nflag = nmx > (T)TRIDI_GROWTH_LIMIT * (red ? red_val<T>(ured[0]) : dmx);
     }
     const T r = rcp_<T>(den);
     s = -r * sL * sF;
     pp = -r * pL * pn;
     q = r * (qL - sL * qF - pL * qn);
     if (GROW) {
-      if (red) red_max_sys<T, WRED>(red + 2, w1 * fabs(q), stride, P);
       if (keep) {
         keep[0] = s;
         keep[kst] = pp;
@@ -259,14 +268,13 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
   /* 4. u_F = qF - sF y_{c-1} - pF y_c (the half not read by the last step) */
   o = base + cur + c * stride;
   rq[o] = q;
-  if (GROW && red) red_max_sys<T, WRED>(red + 1, fabs(q), stride, P);
   __syncthreads();
   const T yprev = c > 0 ? rq[o - stride] : (T)0;
   bool flag = false;
   if (GROW) {
     /* 5. the residual of the step-2 row in original units (w1) against
-     * rtol (max D max|y_L| + max w1|q1|) of the system (red == NULL: this
-     * thread's own maxima, stricter) */
+     * rtol (max |b| |y_L| + w1 |q1|), max |b| of the system (red == NULL:
+     * this thread's own, stricter) */
     const T ynext = c + 1 < P ? rq[o + stride] : (T)0;
     if (keep) {
       s1 = keep[0];
@@ -274,7 +282,7 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
       q1 = keep[2 * kst];
       w1 = keep[3 * kst];
     }
-    const T Dm = red ? red[0] : dmx, Ym = red ? red[1] : fabs(q), WQm = red ? red[2] : w1 * fabs(q1);
+    const T Dm = red ? red_val<T>(ured[0]) : dmx, Ym = fabs(q), WQm = w1 * fabs(q1);
     const T rL = q1 - s1 * yprev - q - p1 * ynext;
     const T tol = rtol * (Dm * Ym + WQm);
     if (!EARLY) nflag = nmx > (T)TRIDI_GROWTH_LIMIT * Dm;
@@ -341,14 +349,18 @@ struct ChunkState {
   T dl[M], al[M], gm[M];
   T sF, pF, qF, sL, pL, qL;
   T nonfin;
-  /* growth (set by chunk_eliminate with GROW only): max N and max D of the
-   * chunk's rows < n, and |pivot| of its L row (0 when that row is >= n) */
+  /* growth (set by chunk_eliminate with GROW only), over the chunk's rows
+   * < n: nmx = max(N of the first row, 2.5 max Y) (GrowAcc), dmx = max |b|
+   * (pcr_reduced compares nmx with 8 times the system's dmx and scales its
+   * residual tolerance by it), and |pivot| of its L row (0 when that row
+   * is >= n) */
   T nmx, dmx, wL;
   bool b0_zero;
 };
 
-/* N and D of a row eliminated by the chunk sweep: u = b - a gm the pivot,
- * al the spike coefficient of the row above (docs/accuracy.md) */
+/* N and D of a row eliminated by a sweep: u = b - a gm the pivot, al the
+ * spike coefficient of the row above (docs/accuracy.md; the streaming
+ * kernel's two sweeps; chunk_eliminate keeps the cheaper GrowAcc) */
 template <typename T>
 __device__ __forceinline__ void growth_row(T a, T b, T c, T gm, T al, T &nmx, T &dmx) {
   const T t = fabs(a) + fabs(c);
@@ -356,6 +368,52 @@ __device__ __forceinline__ void growth_row(T a, T b, T c, T gm, T al, T &nmx, T 
   nmx = fmax_(nmx, (t + fabs(a) * (fabs(gm) + (T)2 * fabs(al))) + fabs(u));
   dmx = fmax_(dmx, t + fabs(b));
 }
+
+/* The chunk sweep's growth maxima (docs/accuracy.md): per row k of the
+ * sweep, Y_k = |u_k| + |a_k alpha_{k-1}| (u_k = b_k - a_k gamma_{k-1} the
+ * pivot, a_k alpha_{k-1} the spike product the sweep forms anyway), and
+ * |b_k|: two maxima and one add a row, on values already in registers.
+ * |a_k gamma_{k-1}| = |b_k - u_k| <= |b_k| + |u_k| gives N_k <= D_k + 2 Y_k
+ * (N, D: growth_row), so N_k > 8 max D implies Y_k > 3.5 max D >= 3.5 max|b|:
+ * flagging 2.5 max Y > 8 max|b| (Y > 3.2 max|b|) flags whatever the N rule
+ * flagged.  Strictly row- or column-dominant systems have Y_k <= 3 max|b|
+ * (row: |gamma| + |alpha| <= 1, so Y_k <= |b_k| + |a_k|; column: |a_{k+1}|
+ * <= |u_k|, so |u_k| <= |b_k| + |c_{k-1}| and |a_k alpha_{k-1}| <= |a_1| <=
+ * |b_0|), never flagged.  f64 keeps the maxima as the high words of the
+ * non-negative doubles (an unsigned max, one instruction instead of a
+ * compare and two selects): max Y rounded up to the next high word (Inf
+ * for Inf or NaN), max |b| rounded down, which only flags more.  |b|'s
+ * high word is maxed as a float (one FMNMX with its abs modifier instead
+ * of a mask and an unsigned max): non-negative floats order as their bits,
+ * and the words that read as f32 NaN (|b| >= 2^1017) drop out, a smaller
+ * max |b|, which again only flags more. */
+template <typename T>
+struct GrowAcc;
+template <>
+struct GrowAcc<float> {
+  float y = 0.f, b = 0.f;
+  __device__ __forceinline__ void row(float u, float x, float bk) {
+    y = fmaxf(y, fabsf(u) + fabsf(x));
+    b = fmaxf(b, fabsf(bk));
+  }
+  __device__ __forceinline__ float ymax() const { return y; }
+  __device__ __forceinline__ float bmax() const { return b; }
+};
+template <>
+struct GrowAcc<double> {
+  unsigned y = 0u; /* high word */
+  float b = 0.f;    /* high word of |b|, as the bits of a float */
+  __device__ __forceinline__ void row(double u, double x, double bk) {
+    y = max(y, (unsigned)__double2hiint(fabs(u) + fabs(x)));
+    b = fmaxf(b, fabsf(__int_as_float(__double2hiint(bk))));
+  }
+  __device__ __forceinline__ double ymax() const {
+    return __hiloint2double((int)min(y + 1u, 0x7ff00000u), 0);
+  }
+  __device__ __forceinline__ double bmax() const { return __hiloint2double(__float_as_int(b), 0); }
+};
+/* the factor of max Y against max N's threshold (8): Y > 3.2 max|b| */
+constexpr double kGrowY = 2.5;
 
 /* The modified Thomas sweep over a chunk or segment whose first unknown u_0
  * is a parameter: after step() of row k, u_k = dlt - alt u_0 - gmt u_{k+1};
@@ -375,6 +433,27 @@ struct FwdSweep {
     sL = -aL * alt * inv;
     pL = cL * inv;
     qL = (dL - aL * dlt) * inv;
+  }  /* step and last with the growth maxima of the row (GrowAcc): the spike
+   * product a alt formed first (the same operations otherwise) */
+  __device__ __forceinline__ void step_g(T ak, T bk, T ck, T dk, bool in, GrowAcc<T> &ga) {
+    const T u = bk - ak * gmt;
+    const T x = ak * alt;
+    if (in) ga.row(u, x, bk);
+    const T r = rcp_<T>(u);
+    gmt = r * ck;
+    dlt = r * (dk - ak * dlt);
+    alt = -r * x;
+  }
+  __device__ __forceinline__ T last_g(T aL, T bL, T cL, T dL, bool in, GrowAcc<T> &ga, T &sL, T &pL,
+                                      T &qL) const {
+    const T u = bL - aL * gmt;
+    const T x = aL * alt;
+    if (in) ga.row(u, x, bL);
+    const T inv = rcp_<T>(u);
+    sL = -x * inv;
+    pL = cL * inv;
+    qL = (dL - aL * dlt) * inv;
+    return u;
   }
 };
 
@@ -405,14 +484,16 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   /* 0 * v is NaN exactly when v is Inf or NaN: an Inf input can otherwise
    * vanish from the hybrid's result (e.g. an infinite b_0) */
   T nonfin = a0 * (T)0 + b0 * (T)0 + c0 * (T)0 + d0 * (T)0;
-  T nmx = 0, dmx = 0;
+  GrowAcc<T> ga;
   FwdSweep<T> f;
 #pragma unroll
   for (int k = 1; k < M - 1; ++k) {
     const T ak = get(0, k), bk = get(1, k), ck = get(2, k), dk = get(3, k);
     nonfin += ak * (T)0 + bk * (T)0 + ck * (T)0 + dk * (T)0;
-    if (GROW && (FULL || row0 + k < n)) growth_row(ak, bk, ck, f.gmt, f.alt, nmx, dmx);
-    f.step(ak, bk, ck, dk);
+    if constexpr (GROW)
+      f.step_g(ak, bk, ck, dk, FULL || row0 + k < n, ga);
+    else
+      f.step(ak, bk, ck, dk);
     c.dl[k] = f.dlt;
     c.al[k] = f.alt;
     c.gm[k] = f.gmt;
@@ -422,10 +503,11 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
     nonfin += aL * (T)0 + bL * (T)0 + cL * (T)0 + dLv * (T)0;
     if constexpr (GROW) {
       const bool in = FULL || row0 + M - 1 < n;
-      if (in) growth_row(aL, bL, cL, f.gmt, f.alt, nmx, dmx);
-      c.wL = in ? fabs(bL - aL * f.gmt) : (T)0;
+      const T u = f.last_g(aL, bL, cL, dLv, in, ga, c.sL, c.pL, c.qL);
+      c.wL = in ? fabs(u) : (T)0;
+    } else {
+      f.last(aL, bL, cL, dLv, c.sL, c.pL, c.qL);
     }
-    f.last(aL, bL, cL, dLv, c.sL, c.pL, c.qL);
   }
 #pragma unroll
   for (int k = M - 3; k >= 1; --k) {
@@ -437,15 +519,14 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
     const T d1 = M > 2 ? c.dl[1] : (T)0, a1 = M > 2 ? c.al[1] : (T)0,
             g1 = M > 2 ? c.gm[1] : (T)-1;
     first_row(a0, b0, c0, d0, d1, a1, g1, c.sF, c.pF, c.qF);
-    if (GROW && (FULL || row0 < n)) {
-      const T t = fabs(a0) + fabs(c0);
-      nmx = fmax_(nmx, (t + fabs(c0) * (fabs(a1) + fabs(g1))) + fabs(b0 - c0 * a1));
-      dmx = fmax_(dmx, t + fabs(b0));
+    if constexpr (GROW) {
+      /* the first row's N in full (once a chunk), beside kGrowY max Y */
+      const bool in = FULL || row0 < n;
+      const T nF = ((fabs(a0) + fabs(c0)) + fabs(c0) * (fabs(a1) + fabs(g1))) + fabs(b0 - c0 * a1);
+      if (in) ga.row((T)0, (T)0, b0);
+      c.nmx = fmax_(in ? nF : (T)0, (T)kGrowY * ga.ymax());
+      c.dmx = ga.bmax();
     }
-  }
-  if constexpr (GROW) {
-    c.nmx = nmx;
-    c.dmx = dmx;
   }
   c.nonfin = nonfin;
   c.b0_zero = b0 == (T)0;
