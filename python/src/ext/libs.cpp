@@ -167,9 +167,9 @@ bool fill_layout(View &v, PyObject *shape, PyObject *strides, int64_t unit, cons
   return true;
 }
 
-// A float32/float64 CuPy array: dtype, shape, strides (bytes, signed: the
-// sign is right here, unlike in CuPy 14's DLPack export), data.ptr and
-// data.device_id.  CuPy arrays are always writable.
+// A float32/float64 CuPy array (or int32: the info array): dtype, shape,
+// strides (bytes, signed: the sign is right here, unlike in CuPy 14's DLPack
+// export), data.ptr and data.device_id.  CuPy arrays are always writable.
 bool view_from_cupy(PyObject *o, View &v, const char *fn, const char *name) {
   const Names &n = names();
   Cache &c = cache();
@@ -180,6 +180,8 @@ bool view_from_cupy(PyObject *o, View &v, const char *fn, const char *name) {
     v.dtype = TRIDI_F64, v.dtype_name = "float64", item = 8;
   } else if (dt.is(c.np_f32)) {
     v.dtype = TRIDI_F32, v.dtype_name = "float32", item = 4;
+  } else if (dt.is(c.np_i32)) {
+    v.dtype = 0, v.dtype_name = "int32", item = 4;  // the info array; refused as an operand
   } else {
     return false;  // other dtypes: the generic path names them
   }
@@ -204,10 +206,11 @@ bool view_from_cupy(PyObject *o, View &v, const char *fn, const char *name) {
   return true;
 }
 
-// A float32/float64 PyTorch tensor on the CPU or a CUDA device that does not
-// require grad and has no negation bit: dtype, data_ptr(), shape, stride()
-// (elements).  Others (and sparse tensors, whose stride() raises) go the
-// generic way, which refuses or handles them as before.
+// A float32/float64 PyTorch tensor (or int32: the info array) on the CPU or
+// a CUDA device that does not require grad and has no negation bit: dtype,
+// data_ptr(), shape, stride() (elements).  Others (and sparse tensors, whose
+// stride() raises) go the generic way, which refuses or handles them as
+// before.
 bool view_from_torch(PyObject *o, View &v, const char *fn, const char *name) {
   const Names &n = names();
   Cache &c = cache();
@@ -217,6 +220,8 @@ bool view_from_torch(PyObject *o, View &v, const char *fn, const char *name) {
     v.dtype = TRIDI_F64, v.dtype_name = "float64";
   } else if (dt.is(c.th_f32)) {
     v.dtype = TRIDI_F32, v.dtype_name = "float32";
+  } else if (dt.is(c.th_i32)) {
+    v.dtype = 0, v.dtype_name = "int32";  // the info array; refused as an operand
   } else {
     return false;
   }

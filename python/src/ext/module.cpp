@@ -456,6 +456,28 @@ nb::dict overhead_steps(nb::handle a, nb::handle b, nb::handle c, nb::handle d, 
   return res;
 }
 
+// What the extension reads from one array argument (for tests): data
+// address, shape, strides in elements, dtype, DLPack device, read-only flag
+// and the path it took.
+nb::dict view_info(nb::handle h, bool out) {
+  const char *fn = "tridi._tridi.view_info";
+  View v;
+  if (out)
+    parse_out_view(h, v, fn);
+  else
+    parse_view(h, v, fn, "a", nullptr, nb::none());
+  static const char *libs[] = {"dlpack", "buffer", "cupy", "torch"};
+  nb::dict r;
+  r["data"] = reinterpret_cast<uintptr_t>(v.data);
+  r["shape"] = shape_tuple(v.shape, v.ndim);
+  r["strides"] = shape_tuple(v.strides, v.ndim);
+  r["dtype"] = v.dtype_name;
+  r["device"] = nb::make_tuple(v.dev_type, v.dev_id);
+  r["readonly"] = v.readonly;
+  r["path"] = libs[v.lib];
+  return r;
+}
+
 // Everything cached that holds Python objects or device memory: the plans,
 // the reused info array, what is known about CuPy and PyTorch.  At
 // interpreter exit, while the CUDA runtime and the array libraries are up.
@@ -498,6 +520,8 @@ NB_MODULE(_tridi, m) {
     return tridi_backend_available((tridi_backend)backend_from_name("tridi.backend_available", name.c_str())) != 0;
   }, nb::arg("name"));
   m.def("clear_plan_cache", &clear_plan_cache, "Destroy the plans cached by tridi.solve.");
+  m.def("view_info", &view_info, nb::arg("a"), nb::arg("out") = false,
+        "What the extension reads from one array argument (for tests).");
   m.def("clear_caches", &clear_caches,
         "Drop the cached plans, the reused info array and the array-library lookups (at exit).");
   m.def("overhead_steps", &overhead_steps, nb::arg("a"), nb::arg("b"), nb::arg("c"), nb::arg("d"),

@@ -4,8 +4,8 @@
 // type and device of one argument, taken without a copy:
 //   * objects with the buffer protocol (NumPy arrays, memoryviews) through
 //     PyObject_GetBuffer: a few hundred nanoseconds;
-//   * float32/float64 CuPy arrays and PyTorch tensors through their own
-//     attributes (data pointer, shape, strides, dtype, device: a few C-level
+//   * float32/float64/int32 CuPy arrays and PyTorch tensors through their
+//     own attributes (data pointer, shape, strides, dtype, device: a few C-level
 //     attribute reads, well under a microsecond).  Their __dlpack__ costs
 //     more: a capsule and its deleter per operand, PyTorch's in Python, and
 //     CuPy's orders its current stream before the legacy stream with an
@@ -87,8 +87,8 @@ void parse_view(nb::handle h, View &v, const char *fn, const char *name, const V
 // Fill `v` from `h`, which must be writable (the `out` argument).
 void parse_out_view(nb::handle h, View &v, const char *fn);
 
-// Fill `v` from a float32/float64 CuPy array or PyTorch tensor through its
-// attributes (libs.cpp).  False for any other object, and for those the
+// Fill `v` from a float32/float64/int32 CuPy array or PyTorch tensor through
+// its attributes (libs.cpp).  False for any other object, and for those the
 // attribute path leaves to DLPack; throws ValueError as parse_view does.
 bool view_from_library(nb::handle h, View &v, const char *fn, const char *name);
 
