@@ -176,11 +176,19 @@ bool view_from_cupy(PyObject *o, View &v, const char *fn, const char *name) {
   nb::object dt = get(o, n.dtype);
   if (!dt.is_valid()) return false;
   int64_t item = 0;
-  if (dt.is(c.np_f64)) {
+  // NumPy's dtypes of native byte order are singletons: compared by identity
+  // first, by NumPy's (exact) equality where an array holds another instance
+  auto same = [&](const nb::object &want) {
+    if (dt.is(want)) return true;
+    const int eq = PyObject_RichCompareBool(dt.ptr(), want.ptr(), Py_EQ);
+    if (eq < 0) PyErr_Clear();
+    return eq > 0;
+  };
+  if (same(c.np_f64)) {
     v.dtype = TRIDI_F64, v.dtype_name = "float64", item = 8;
-  } else if (dt.is(c.np_f32)) {
+  } else if (same(c.np_f32)) {
     v.dtype = TRIDI_F32, v.dtype_name = "float32", item = 4;
-  } else if (dt.is(c.np_i32)) {
+  } else if (same(c.np_i32)) {
     v.dtype = 0, v.dtype_name = "int32", item = 4;  // the info array; refused as an operand
   } else {
     return false;  // other dtypes: the generic path names them
