@@ -16,8 +16,8 @@ namespace {
 
 // Interned attribute names.
 struct Names {
-  PyObject *dtype, *shape, *strides, *data, *ptr, *device_id, *data_ptr, *stride, *is_cuda,
-      *is_cpu, *requires_grad, *is_neg, *get_device, *new_empty;
+  PyObject *dtype, *shape, *strides, *data, *ptr, *device_id, *data_ptr, *stride, *is_cuda, *is_cpu,
+      *requires_grad, *is_neg, *get_device, *new_empty;
 };
 
 const Names &names() {
@@ -28,9 +28,9 @@ const Names &names() {
       if (!o) throw nb::python_error();
       return o;  // kept for the life of the process
     };
-    n = new Names{s("dtype"),   s("shape"),    s("strides"),       s("data"),   s("ptr"),
-                  s("device_id"), s("data_ptr"), s("stride"),      s("is_cuda"), s("is_cpu"),
-                  s("requires_grad"), s("is_neg"), s("get_device"), s("new_empty")};
+    n = new Names{s("dtype"),         s("shape"),    s("strides"),    s("data"),     s("ptr"),
+                  s("device_id"),     s("data_ptr"), s("stride"),     s("is_cuda"),  s("is_cpu"),
+                  s("requires_grad"), s("is_neg"),   s("get_device"), s("new_empty")};
   }
   return *n;
 }
@@ -122,7 +122,8 @@ bool torch_ready() {
     // torch's own compiler calls).  Absent: the Python helper is used.
     c.th_raw_stream = nb::none();
     nb::object cc = th.attr("_C");
-    if (nb::hasattr(cc, "_cuda_getCurrentRawStream")) c.th_raw_stream = cc.attr("_cuda_getCurrentRawStream");
+    if (nb::hasattr(cc, "_cuda_getCurrentRawStream"))
+      c.th_raw_stream = cc.attr("_cuda_getCurrentRawStream");
     c.th_tensor = t;
     c.th_state = 1;
   } catch (const nb::python_error &) {
@@ -270,9 +271,11 @@ bool view_from_torch(PyObject *o, View &v, const char *fn, const char *name) {
 
 bool view_from_library(nb::handle h, View &v, const char *fn, const char *name) {
   PyObject *o = h.ptr();
-  if (cupy_ready() && PyObject_TypeCheck(o, reinterpret_cast<PyTypeObject *>(cache().cp_ndarray.ptr())))
+  if (cupy_ready() &&
+      PyObject_TypeCheck(o, reinterpret_cast<PyTypeObject *>(cache().cp_ndarray.ptr())))
     return view_from_cupy(o, v, fn, name);
-  if (torch_ready() && PyObject_TypeCheck(o, reinterpret_cast<PyTypeObject *>(cache().th_tensor.ptr())))
+  if (torch_ready() &&
+      PyObject_TypeCheck(o, reinterpret_cast<PyTypeObject *>(cache().th_tensor.ptr())))
     return view_from_torch(o, v, fn, name);
   return false;
 }
@@ -304,11 +307,13 @@ nb::object new_array(const View &like, nb::handle like_obj, const int64_t *shape
     // cupy.ndarray(shape, dtype) allocates on the current device: made here
     // when that is the operand's, else with it made current by the helper
     const int64_t cur = nb::cast<int64_t>(c.cp_get_device());
-    if (cur == like.dev_id) return c.cp_ndarray(shape_tuple(shape, n), i32 ? c.np_i32 : f32 ? c.np_f32 : c.np_f64);
+    if (cur == like.dev_id)
+      return c.cp_ndarray(shape_tuple(shape, n), i32 ? c.np_i32 : f32 ? c.np_f32 : c.np_f64);
   } else if (like.lib == kLibTorch && c.th_state > 0) {
     // on the operand's device, not requiring grad
-    return obj.attr(names().new_empty)(shape_tuple(shape, n),
-                                       nb::arg("dtype") = i32 ? c.th_i32 : f32 ? c.th_f32 : c.th_f64);
+    return obj.attr(names().new_empty)(shape_tuple(shape, n), nb::arg("dtype") = i32   ? c.th_i32
+                                                                                 : f32 ? c.th_f32
+                                                                                       : c.th_f64);
   }
   return arrays_module().attr("empty")(obj, shape_tuple(shape, n), dtype);
 }
@@ -326,7 +331,8 @@ void *current_stream(const View &vd, nb::handle d) {
   } catch (const nb::python_error &) {
     s = nb::object();  // the helper below asks the library the documented way
   }
-  if (!s.is_valid()) s = arrays_module().attr("cuda_stream")(vd.keep.is_valid() ? nb::handle(vd.keep) : d);
+  if (!s.is_valid())
+    s = arrays_module().attr("cuda_stream")(vd.keep.is_valid() ? nb::handle(vd.keep) : d);
   void *p = PyLong_AsVoidPtr(s.ptr());
   if (!p && PyErr_Occurred()) throw nb::python_error();
   return p;

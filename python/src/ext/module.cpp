@@ -97,7 +97,8 @@ InfoSlot &info_slot() {
 }
 
 bool slot_fits(const InfoSlot &s, const View &vd, const Problem &p) {
-  if (!s.arr.is_valid() || s.lib != vd.lib || s.dev != p.dev_id || s.rank != p.batch_rank) return false;
+  if (!s.arr.is_valid() || s.lib != vd.lib || s.dev != p.dev_id || s.rank != p.batch_rank)
+    return false;
   for (int j = 0; j < p.batch_rank; ++j)
     if (s.shape[j] != p.batch_shape[j]) return false;
   return true;
@@ -400,16 +401,23 @@ nb::dict overhead_steps(nb::handle a, nb::handle b, nb::handle c, nb::handle d, 
     step();  // warm (first allocations, lookups)
     const auto t0 = clock::now();
     for (int64_t i = 0; i < reps; ++i) step();
-    res[name] = std::chrono::duration<double>(clock::now() - t0).count() / static_cast<double>(reps);
+    res[name] =
+        std::chrono::duration<double>(clock::now() - t0).count() / static_cast<double>(reps);
   };
-  timed("read d", [&] { View v; parse_view(d, v, fn, "d", nullptr, nb::none()); });
+  timed("read d", [&] {
+    View v;
+    parse_view(d, v, fn, "d", nullptr, nb::none());
+  });
   timed("read a, b, c", [&] {
     View va, vb, vc;
     parse_view(a, va, fn, "a", &r.vd, d);
     parse_view(b, vb, fn, "b", &r.vd, d);
     parse_view(c, vc, fn, "c", &r.vd, d);
   });
-  timed("read out", [&] { View v; parse_out_view(out, v, fn); });
+  timed("read out", [&] {
+    View v;
+    parse_out_view(out, v, fn);
+  });
   timed("broadcast and bind out", [&] {
     Problem q;
     View *const in[4] = {&r.va, &r.vb, &r.vc, &r.vd};
@@ -417,9 +425,13 @@ nb::dict overhead_steps(nb::handle a, nb::handle b, nb::handle c, nb::handle d, 
     bind_out(fn, r.vo, q);
   });
   timed("plan cache lookup", [&] { PlanPtr pl = cached_plan(fn, p, o); });
-  timed("new info array", [&] { nb::object i = new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32"); });
+  timed("new info array",
+        [&] { nb::object i = new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32"); });
   nb::object info_obj = new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32");
-  timed("read info array", [&] { View v; parse_out_view(info_obj, v, fn); });
+  timed("read info array", [&] {
+    View v;
+    parse_out_view(info_obj, v, fn);
+  });
   View vi;
   parse_out_view(info_obj, vi, fn);
   if (p.on_gpu()) timed("current stream", [&] { (void)current_stream(r.vd, d); });
@@ -431,7 +443,8 @@ nb::dict overhead_steps(nb::handle a, nb::handle b, nb::handle c, nb::handle d, 
   auto run = [&](int64_t n) {
     nb::gil_scoped_release release;
     for (int64_t i = 0; i < n && st == TRIDI_SUCCESS; ++i)
-      st = tridi_execute(plan->plan, p.ptr[0], p.ptr[1], p.ptr[2], p.ptr[3], p.ptr[4], info, stream);
+      st =
+          tridi_execute(plan->plan, p.ptr[0], p.ptr[1], p.ptr[2], p.ptr[3], p.ptr[4], info, stream);
   };
   auto per_call = [&](clock::time_point t0, int64_t n) {
     return std::chrono::duration<double>(clock::now() - t0).count() / static_cast<double>(n);
