@@ -1,5 +1,6 @@
 """CuPy and PyTorch arrays: CUDA arrays solved on the GPU on the library's
-current stream; PyTorch CPU tensors on the CPU through DLPack.  Each test
+current stream; PyTorch CPU tensors on the CPU.  Both are read through
+their attributes (view_info says which path an array took).  Each test
 skips when its library, a GPU, or tridi's CUDA backend is missing."""
 
 from __future__ import annotations
@@ -122,6 +123,59 @@ def test_cupy_plan(rng):
 
 
 @needs_cupy
+@needs_cuda_build
+def test_cupy_read_through_attributes(rng):
+    # CuPy arrays are read through their attributes (not DLPack, whose
+    # negative strides CuPy 14 exports wrongly), with signed strides
+    d = cupy.asarray(rng.random((6, 10)))
+    view = d[::-1, 1::3]
+    info = tridi._tridi.view_info(view)
+    assert info["path"] == "cupy" and info["data"] == view.data.ptr
+    assert info["strides"] == (-10, 3) and info["device"] == (2, d.device.id)
+    assert tridi._tridi.view_info(cupy.zeros(3, dtype=cupy.int32), out=True)["path"] == "cupy"
+
+
+@needs_cupy
+@needs_cuda_build
+def test_cupy_numbers_kept_on_the_device(rng):
+    # Python numbers become 0-d device arrays once and are kept; a later
+    # call on another stream reads the same values
+    d = rng.uniform(-1, 1, (8, 40))
+    tridi._arrays.clear()
+    x1 = tridi.solve(-1.0, 4.0, -1.0, cupy.asarray(d)).get()
+    kept = len(tridi._arrays._constants)
+    assert kept == 3
+    with cupy.cuda.Stream(non_blocking=True) as stream:
+        x2 = tridi.solve(-1.0, 4.0, -1.0, cupy.asarray(d)).get()
+        stream.synchronize()
+    assert len(tridi._arrays._constants) == kept
+    assert_solves(x1, -1.0, 4.0, -1.0, d)
+    np.testing.assert_array_equal(x1, x2)
+
+
+@needs_cupy
+@needs_cuda_build
+def test_cupy_check_reuses_the_info_array(rng):
+    # check=True keeps its info array for the next call of the same batch:
+    # every call writes every code, so a breakdown is reported by the call
+    # that meets it and not by the next one
+    a, b, c, d = dominant(rng, (5, 32))
+    dev = [cupy.asarray(v) for v in (a, b, c, d)]
+    for _ in range(2):
+        assert_solves(tridi.solve(*dev).get(), a, b, c, d)
+    bad = d.copy()
+    bad[3, 7] = np.nan
+    with pytest.raises(tridi.BreakdownError) as e:
+        tridi.solve(*dev[:3], cupy.asarray(bad))
+    assert [int(s) for s in e.value.systems[0]] == [3]
+    for _ in range(2):
+        assert_solves(tridi.solve(*dev).get(), a, b, c, d)
+    x, info = tridi.solve(*dev[:3], cupy.asarray(bad), check=False)
+    assert int(info.get()[3]) != 0 and not info.get()[[0, 1, 2, 4]].any()
+    assert_solves(tridi.solve(*dev).get(), a, b, c, d)
+
+
+@needs_cupy
 def test_cupy_mixed_devices(rng):
     a, b, c, d = dominant(rng, (4, 8))
     with pytest.raises(ValueError, match="one device"):
@@ -174,6 +228,25 @@ def test_torch_current_stream(rng):
     stream.synchronize()
     assert not info.cpu().numpy().any()
     assert_solves(x.cpu().numpy(), *host)
+
+
+@needs_torch
+def test_torch_read_through_attributes(rng):
+    t = torch.from_numpy(rng.random((6, 10)))
+    view = t[:, 1::3]
+    info = tridi._tridi.view_info(view)
+    assert info["path"] == "torch" and info["data"] == view.data_ptr()
+    assert info["strides"] == (10, 3) and info["device"] == (1, 0)
+    # tensors that require grad are not read this way
+    g = torch.ones(4, dtype=torch.float64, requires_grad=True)
+    try:
+        assert tridi._tridi.view_info(g)["path"] != "torch"
+    except (TypeError, RuntimeError, BufferError):
+        pass
+    if _torch_gpu():
+        tc = torch.ones((3, 4), dtype=torch.float32, device="cuda")
+        assert tridi._tridi.view_info(tc)["path"] == "torch"
+        assert tridi._tridi.view_info(tc)["device"] == (2, tc.device.index)
 
 
 @needs_torch_gpu

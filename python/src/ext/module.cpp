@@ -3,10 +3,10 @@
 // Every argument is read in place (views.h), broadcast to one problem
 // (problem.h) and solved by one tridi_execute with the GIL released.  Plans
 // come from a small cache keyed by the whole layout, so that a repeated solve
-// costs the argument parsing and the execute only.  Arrays of other libraries
-// (CuPy, PyTorch) are allocated, and their current CUDA stream found, by the
-// Python helpers in tridi/_arrays.py: the extension itself never calls the
-// CUDA runtime.
+// costs the argument parsing and the execute only.  New arrays of other
+// libraries and their current CUDA stream come from the libraries themselves
+// (libs.cpp for CuPy and PyTorch, tridi/_arrays.py for the rest): the
+// extension itself never calls the CUDA runtime.
 #include <chrono>
 #include <cstring>
 #include <vector>
@@ -18,41 +18,6 @@
 namespace tridipy {
 
 namespace {
-
-struct Numpy {
-  nb::object empty, f32, f64, i32;
-};
-
-Numpy &numpy() {
-  static Numpy *np = nullptr;
-  if (!np) {
-    nb::module_ m = nb::module_::import_("numpy");
-    np = new Numpy{m.attr("empty"), m.attr("dtype")("float32"), m.attr("dtype")("float64"),
-                   m.attr("dtype")("int32")};
-  }
-  return *np;
-}
-
-nb::tuple shape_tuple(const int64_t *shape, int n) {
-  PyObject *t = PyTuple_New(n);
-  if (!t) throw nb::python_error();
-  for (int i = 0; i < n; ++i) PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(shape[i]));
-  return nb::steal<nb::tuple>(t);
-}
-
-// A new array for the solution or the info array: NumPy for NumPy-like
-// (buffer-protocol) host operands, else the library of d (tridi._arrays.empty).
-nb::object new_array(const View &vd, nb::handle d_obj, const int64_t *shape, int n,
-                     const char *dtype) {
-  if (vd.from_buffer) {
-    Numpy &np = numpy();
-    const nb::object &dt = std::strcmp(dtype, "int32") == 0     ? np.i32
-                           : std::strcmp(dtype, "float32") == 0 ? np.f32
-                                                                : np.f64;
-    return np.empty(shape_tuple(shape, n), dt);
-  }
-  return arrays_module().attr("empty")(d_obj, shape_tuple(shape, n), dtype);
-}
 
 int alg_from_name(const char *fn, const char *name) {
   tridi_alg alg = TRIDI_ALG_AUTO;
@@ -115,6 +80,45 @@ nb::object make_x(const char *fn, nb::handle d, nb::handle out, Parsed &r) {
   return x;
 }
 
+// check=True on the GPU: the info array of the last such call, reused by
+// the next call of the same library, device and batch shape instead of a new
+// allocation.  Its solve is over (the info was read back before it came
+// back here), and a call takes it out of the slot while using it, so a
+// concurrent call of another thread makes its own.
+struct InfoSlot {
+  nb::object arr;
+  int lib = 0, dev = 0, rank = 0;
+  int64_t shape[kMaxRank] = {};
+};
+
+InfoSlot &info_slot() {
+  static InfoSlot *s = new InfoSlot;  // emptied at exit (clear_caches) with the GIL held
+  return *s;
+}
+
+bool slot_fits(const InfoSlot &s, const View &vd, const Problem &p) {
+  if (!s.arr.is_valid() || s.lib != vd.lib || s.dev != p.dev_id || s.rank != p.batch_rank)
+    return false;
+  for (int j = 0; j < p.batch_rank; ++j)
+    if (s.shape[j] != p.batch_shape[j]) return false;
+  return true;
+}
+
+nb::object take_info(const View &vd, nb::handle d, const Problem &p, bool reuse) {
+  InfoSlot &s = info_slot();
+  if (reuse && slot_fits(s, vd, p)) return std::move(s.arr);
+  return new_array(vd, d, p.batch_shape, p.batch_rank, "int32");
+}
+
+void give_back_info(const View &vd, const Problem &p, nb::object arr) {
+  InfoSlot &s = info_slot();
+  s.arr = std::move(arr);
+  s.lib = vd.lib;
+  s.dev = p.dev_id;
+  s.rank = p.batch_rank;
+  for (int j = 0; j < p.batch_rank; ++j) s.shape[j] = p.batch_shape[j];
+}
+
 // Execute `plan` on the parsed problem and return x, or (x, info) when check
 // is false.  Breakdowns with check raise tridi.BreakdownError.
 nb::object execute(const char *fn, const PlanPtr &plan, Parsed &r, nb::handle d, nb::object x,
@@ -128,8 +132,11 @@ nb::object execute(const char *fn, const PlanPtr &plan, Parsed &r, nb::handle d,
   constexpr size_t kKeep = size_t(1) << 18;  // systems whose info the buffer keeps (1 MiB)
   std::vector<int32_t> large;
   View vi;
+  // the info array of a check=True GPU call is reused (CuPy and PyTorch only:
+  // their read-back is known to wait for the solve)
+  const bool reuse = p.on_gpu() && check && (r.vd.lib == kLibCupy || r.vd.lib == kLibTorch);
   if (p.on_gpu() || !check) {
-    info_obj = new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32");
+    info_obj = take_info(r.vd, d, p, reuse);
     parse_out_view(info_obj, vi, fn);
     info = reinterpret_cast<int32_t *>(vi.data);
   } else if (static_cast<size_t>(p.batch) <= kKeep) {
@@ -148,9 +155,7 @@ nb::object execute(const char *fn, const PlanPtr &plan, Parsed &r, nb::handle d,
     if (check) return x;
     return nb::make_tuple(x, info_obj);
   }
-  void *stream = nullptr;
-  if (p.on_gpu())
-    stream = reinterpret_cast<void *>(nb::cast<uintptr_t>(arrays_module().attr("cuda_stream")(d)));
+  void *stream = p.on_gpu() ? current_stream(r.vd, d) : nullptr;
   tridi_status st;
   {
     nb::gil_scoped_release release;
@@ -158,9 +163,10 @@ nb::object execute(const char *fn, const PlanPtr &plan, Parsed &r, nb::handle d,
   }
   if (st != TRIDI_SUCCESS && !(is_breakdown(st) && !p.on_gpu())) raise_status(fn, st);
   if (p.on_gpu()) {
-    if (check) arrays_module().attr("check_info")(fn, info_obj, p.axis);
-    if (check) return x;
-    return nb::make_tuple(x, info_obj);
+    if (!check) return nb::make_tuple(x, info_obj);
+    arrays_module().attr("check_info")(fn, info_obj, p.axis);
+    if (reuse) give_back_info(r.vd, p, std::move(info_obj));
+    return x;
   }
   if (st != TRIDI_SUCCESS && check) {
     nb::object host = new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32");
@@ -353,7 +359,7 @@ double time_execute(nb::handle a, nb::handle b, nb::handle c, nb::handle d, nb::
     info_obj = new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32");
     parse_out_view(info_obj, vi, fn);
     info = reinterpret_cast<int32_t *>(vi.data);
-    stream = reinterpret_cast<void *>(nb::cast<uintptr_t>(arrays_module().attr("cuda_stream")(d)));
+    stream = current_stream(r.vd, d);
     arrays_module().attr("synchronize")(d);
   }
   tridi_status st = TRIDI_SUCCESS;
@@ -371,6 +377,127 @@ double time_execute(nb::handle a, nb::handle b, nb::handle c, nb::handle d, nb::
   }
   if (st != TRIDI_SUCCESS) raise_status(fn, st);
   return std::chrono::duration<double>(t1 - t0).count();
+}
+
+// Seconds per call of each step of tridi.solve(a, b, c, d, out=out,
+// check=False) on these arrays, each timed alone in a loop of `reps` (the
+// benchmark's breakdown of the binding's cost): reading each operand,
+// broadcasting, the plan-cache lookup, a new info array and reading it, the
+// current stream, releasing and retaking the GIL, and tridi_execute itself
+// (on the GPU the loop waits for the device at its end, as time_execute).
+nb::dict overhead_steps(nb::handle a, nb::handle b, nb::handle c, nb::handle d, nb::handle out,
+                        int64_t axis, int64_t reps) {
+  const char *fn = "tridi._tridi.overhead_steps";
+  using clock = std::chrono::steady_clock;
+  if (reps < 1) throw nb::value_error("overhead_steps: reps must be >= 1");
+  if (out.is_none()) throw nb::value_error("overhead_steps: out is required");
+  Parsed r;
+  parse_all(fn, a, b, c, d, axis, out, r);
+  Problem &p = r.p;
+  PlanOptions o;
+  PlanPtr plan = cached_plan(fn, p, o);
+  nb::dict res;
+  auto timed = [&](const char *name, auto &&step) {
+    step();  // warm (first allocations, lookups)
+    const auto t0 = clock::now();
+    for (int64_t i = 0; i < reps; ++i) step();
+    res[name] =
+        std::chrono::duration<double>(clock::now() - t0).count() / static_cast<double>(reps);
+  };
+  timed("read d", [&] {
+    View v;
+    parse_view(d, v, fn, "d", nullptr, nb::none());
+  });
+  timed("read a, b, c", [&] {
+    View va, vb, vc;
+    parse_view(a, va, fn, "a", &r.vd, d);
+    parse_view(b, vb, fn, "b", &r.vd, d);
+    parse_view(c, vc, fn, "c", &r.vd, d);
+  });
+  timed("read out", [&] {
+    View v;
+    parse_out_view(out, v, fn);
+  });
+  timed("broadcast and bind out", [&] {
+    Problem q;
+    View *const in[4] = {&r.va, &r.vb, &r.vc, &r.vd};
+    broadcast(fn, in, axis, q);
+    bind_out(fn, r.vo, q);
+  });
+  timed("plan cache lookup", [&] { PlanPtr pl = cached_plan(fn, p, o); });
+  timed("new info array",
+        [&] { nb::object i = new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32"); });
+  nb::object info_obj = new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32");
+  timed("read info array", [&] {
+    View v;
+    parse_out_view(info_obj, v, fn);
+  });
+  View vi;
+  parse_out_view(info_obj, vi, fn);
+  if (p.on_gpu()) timed("current stream", [&] { (void)current_stream(r.vd, d); });
+  timed("release and retake the GIL", [&] { nb::gil_scoped_release release; });
+  timed("result tuple (x, info)", [&] { nb::object t = nb::make_tuple(out, info_obj); });
+  void *stream = p.on_gpu() ? current_stream(r.vd, d) : nullptr;
+  int32_t *info = reinterpret_cast<int32_t *>(vi.data);
+  tridi_status st = TRIDI_SUCCESS;
+  auto run = [&](int64_t n) {
+    nb::gil_scoped_release release;
+    for (int64_t i = 0; i < n && st == TRIDI_SUCCESS; ++i)
+      st =
+          tridi_execute(plan->plan, p.ptr[0], p.ptr[1], p.ptr[2], p.ptr[3], p.ptr[4], info, stream);
+  };
+  auto per_call = [&](clock::time_point t0, int64_t n) {
+    return std::chrono::duration<double>(clock::now() - t0).count() / static_cast<double>(n);
+  };
+  if (p.on_gpu()) arrays_module().attr("synchronize")(d);
+  run(1);
+  if (p.on_gpu()) arrays_module().attr("synchronize")(d);
+  auto t0 = clock::now();
+  run(reps);
+  if (p.on_gpu()) arrays_module().attr("synchronize")(d);
+  res["tridi_execute (C loop)"] = per_call(t0, reps);
+  if (p.on_gpu()) {
+    // the host's own cost of a call: a few launches enqueued, far fewer than
+    // the launch queue holds, timed without waiting for them
+    const int64_t few = reps < 32 ? reps : 32;
+    t0 = clock::now();
+    run(few);
+    res["tridi_execute (enqueue only)"] = per_call(t0, few);
+    arrays_module().attr("synchronize")(d);
+  }
+  if (st != TRIDI_SUCCESS && !is_breakdown(st)) raise_status(fn, st);
+  return res;
+}
+
+// What the extension reads from one array argument (for tests): data
+// address, shape, strides in elements, dtype, DLPack device, read-only flag
+// and the path it took.
+nb::dict view_info(nb::handle h, bool out) {
+  const char *fn = "tridi._tridi.view_info";
+  View v;
+  if (out)
+    parse_out_view(h, v, fn);
+  else
+    parse_view(h, v, fn, "a", nullptr, nb::none());
+  static const char *libs[] = {"dlpack", "buffer", "cupy", "torch"};
+  nb::dict r;
+  r["data"] = reinterpret_cast<uintptr_t>(v.data);
+  r["shape"] = shape_tuple(v.shape, v.ndim);
+  r["strides"] = shape_tuple(v.strides, v.ndim);
+  r["dtype"] = v.dtype_name;
+  r["device"] = nb::make_tuple(v.dev_type, v.dev_id);
+  r["readonly"] = v.readonly;
+  r["path"] = libs[v.lib];
+  return r;
+}
+
+// Everything cached that holds Python objects or device memory: the plans,
+// the reused info array, what is known about CuPy and PyTorch.  At
+// interpreter exit, while the CUDA runtime and the array libraries are up.
+void clear_caches() {
+  clear_plan_cache();
+  info_slot().arr = nb::object();
+  clear_library_cache();
 }
 
 nb::dict build_info() {
@@ -406,6 +533,13 @@ NB_MODULE(_tridi, m) {
     return tridi_backend_available((tridi_backend)backend_from_name("tridi.backend_available", name.c_str())) != 0;
   }, nb::arg("name"));
   m.def("clear_plan_cache", &clear_plan_cache, "Destroy the plans cached by tridi.solve.");
+  m.def("view_info", &view_info, nb::arg("a"), nb::arg("out") = false,
+        "What the extension reads from one array argument (for tests).");
+  m.def("clear_caches", &clear_caches,
+        "Drop the cached plans, the reused info array and the array-library lookups (at exit).");
+  m.def("overhead_steps", &overhead_steps, nb::arg("a"), nb::arg("b"), nb::arg("c"), nb::arg("d"),
+        nb::arg("out"), nb::arg("axis"), nb::arg("reps"),
+        "Seconds per call of each step of tridi.solve on these arrays (benchmark helper).");
   m.def("plan_cache_size", &plan_cache_size, "Number of plans cached by tridi.solve.");
 
   nb::class_<Plan>(m, "Plan", "Core of tridi.Plan (see its docstring).")

@@ -1,6 +1,8 @@
 // Array views from Python objects (see views.h).
 #include "views.h"
 
+#include <cfloat>
+#include <cmath>
 #include <cstring>
 
 namespace tridipy {
@@ -94,7 +96,7 @@ static std::string dlpack_dtype_name(nb::dlpack::dtype t) {
   return s;
 }
 
-[[noreturn]] static void too_many_dims(const char *fn, const char *name, int ndim) {
+[[noreturn]] void too_many_dims(const char *fn, const char *name, int ndim) {
   throw nb::value_error((std::string(fn) + ": " + name + " has " + std::to_string(ndim) +
                          " dimensions; tridi solves arrays of at most " +
                          std::to_string(kMaxRank))
@@ -108,6 +110,7 @@ static bool view_from_buffer(nb::handle h, View &v, const char *fn, const char *
   }
   v.has_buf = true;
   v.from_buffer = true;
+  v.lib = kLibNumpy;
   v.readonly = v.buf.readonly != 0;
   v.data = static_cast<char *>(v.buf.buf);
   v.dev_type = kDevCPU;
@@ -161,6 +164,7 @@ template <typename ND>
 static void view_from_dlpack(const ND &nd, View &v, const char *fn, const char *name,
                              nb::handle h) {
   v.from_buffer = false;
+  v.lib = kLibOther;
   if (nd.ndim() > static_cast<size_t>(kMaxRank)) too_many_dims(fn, name, (int)nd.ndim());
   v.ndim = static_cast<int>(nd.ndim());
   v.data = static_cast<char *>(const_cast<void *>(static_cast<const void *>(nd.data())));
@@ -186,14 +190,46 @@ static bool is_python_number(nb::handle h) {
   return PyFloat_Check(h.ptr()) || (PyLong_Check(h.ptr()) && !PyBool_Check(h.ptr()));
 }
 
+// A Python number as a 0-d operand of d's dtype held in the view itself,
+// when d is solved on the host (what NumPy's asarray(value, d.dtype) gives,
+// without making an array).  False where that conversion would warn or fail
+// (out of float32's range, an int too large): the general path then does it.
+static bool view_from_host_number(nb::handle h, View &v, const View &like) {
+  if (like.on_gpu() || (like.dtype != TRIDI_F32 && like.dtype != TRIDI_F64)) return false;
+  const double x = PyFloat_Check(h.ptr()) ? PyFloat_AS_DOUBLE(h.ptr()) : PyLong_AsDouble(h.ptr());
+  if (x == -1.0 && PyErr_Occurred()) {
+    PyErr_Clear();
+    return false;
+  }
+  if (like.dtype == TRIDI_F32) {
+    if (std::isfinite(x) && std::fabs(x) > static_cast<double>(FLT_MAX)) return false;
+    v.scalar.f32 = static_cast<float>(x);
+    v.dtype_name = "float32";
+  } else {
+    v.scalar.f64 = x;
+    v.dtype_name = "float64";
+  }
+  v.dtype = like.dtype;
+  v.data = reinterpret_cast<char *>(&v.scalar);
+  v.ndim = 0;
+  v.dev_type = kDevCPU;
+  v.dev_id = 0;
+  v.readonly = true;
+  v.from_buffer = like.from_buffer;
+  v.lib = like.lib;
+  return true;
+}
+
 void parse_view(nb::handle h, View &v, const char *fn, const char *name, const View *like,
                 nb::handle like_obj) {
   if (PyObject_CheckBuffer(h.ptr()) && view_from_buffer(h, v, fn, name)) return;
+  if (view_from_library(h, v, fn, name)) return;
   if (nb::try_cast(h, v.nd, false)) {
     view_from_dlpack(v.nd, v, fn, name, h);
     v.readonly = true;  // not known through the read-only caster; inputs are never written
     return;
   }
+  if (like && is_python_number(h) && view_from_host_number(h, v, *like)) return;
   if (is_python_number(h) || PyList_Check(h.ptr()) || PyTuple_Check(h.ptr())) {
     // NumPy's rules: a Python scalar takes d's dtype (and here its library and
     // device); a list becomes a NumPy array with NumPy's dtype (checked later).
@@ -201,6 +237,7 @@ void parse_view(nb::handle h, View &v, const char *fn, const char *name, const V
                                                       like ? like->dtype : 0);
     v.keep = arr;
     if (PyObject_CheckBuffer(arr.ptr()) && view_from_buffer(arr, v, fn, name)) return;
+    if (view_from_library(arr, v, fn, name)) return;
     if (nb::try_cast(arr, v.nd, false)) {
       view_from_dlpack(v.nd, v, fn, name, arr);
       v.readonly = true;
@@ -219,6 +256,7 @@ void parse_out_view(nb::handle h, View &v, const char *fn) {
     if (v.readonly) throw nb::value_error((std::string(fn) + ": out is read-only").c_str());
     return;
   }
+  if (view_from_library(h, v, fn, "out")) return;
   if (nb::try_cast(h, v.ndw, false)) {
     view_from_dlpack(v.ndw, v, fn, "out", h);
     v.readonly = false;

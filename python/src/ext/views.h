@@ -3,9 +3,17 @@
 // A View is the data pointer, shape, strides (in elements, any sign), element
 // type and device of one argument, taken without a copy:
 //   * objects with the buffer protocol (NumPy arrays, memoryviews) through
-//     PyObject_GetBuffer: the fast path, a few hundred nanoseconds;
-//   * everything else (CuPy, PyTorch, JAX, ...) through DLPack by nanobind's
-//     ndarray caster, which also gives the device.
+//     PyObject_GetBuffer: a few hundred nanoseconds;
+//   * float32/float64/int32 CuPy arrays and PyTorch tensors through their
+//     own attributes (data pointer, shape, strides, dtype, device: a few C-level
+//     attribute reads, well under a microsecond).  Their __dlpack__ costs
+//     more: a capsule and its deleter per operand, PyTorch's in Python, and
+//     CuPy's orders its current stream before the legacy stream with an
+//     event when the current stream is not the default one;
+//   * everything else (JAX, other DLPack producers, and the CuPy arrays and
+//     tensors the attribute path leaves: other dtypes, tensors that require
+//     grad or carry a negation bit, other devices) through DLPack by
+//     nanobind's ndarray caster, which also gives the device.
 // The view keeps what it took (the buffer, the DLPack capsule) until it is
 // destroyed, so the memory stays valid while a solve runs without the GIL.
 #pragma once
@@ -27,6 +35,10 @@ constexpr int kMaxRank = TRIDI_MAX_RANK;
 // DLPack device types that the extension knows.
 enum : int { kDevCPU = 1, kDevCUDA = 2, kDevCUDAHost = 3, kDevCUDAManaged = 13 };
 
+// The array library an argument came from, where the extension talks to it
+// directly (allocation, current stream); kLibOther goes through tridi._arrays.
+enum : int { kLibOther = 0, kLibNumpy = 1, kLibCupy = 2, kLibTorch = 3 };
+
 struct View {
   nb::object keep;  // an array made from a Python scalar or list, kept alive here
   Py_buffer buf{};
@@ -43,6 +55,11 @@ struct View {
   int dev_id = 0;
   bool readonly = false;
   bool from_buffer = false;        // came through the buffer protocol (NumPy-like)
+  int lib = kLibOther;             // kLibCupy / kLibTorch: read through the attribute path
+  union {                          // a Python number solved on the host: its value, 0-d
+    double f64;
+    float f32;
+  } scalar{};
 
   View() = default;
   View(const View &) = delete;
@@ -70,9 +87,35 @@ void parse_view(nb::handle h, View &v, const char *fn, const char *name, const V
 // Fill `v` from `h`, which must be writable (the `out` argument).
 void parse_out_view(nb::handle h, View &v, const char *fn);
 
+// Fill `v` from a float32/float64/int32 CuPy array or PyTorch tensor through
+// its attributes (libs.cpp).  False for any other object, and for those the
+// attribute path leaves to DLPack; throws ValueError as parse_view does.
+bool view_from_library(nb::handle h, View &v, const char *fn, const char *name);
+
+[[noreturn]] void too_many_dims(const char *fn, const char *name, int ndim);
+
+// A tuple of Python ints.
+nb::tuple shape_tuple(const int64_t *shape, int n);
+
 // The Python helper module tridi._arrays (allocation and streams of other
 // array libraries), imported once.
 nb::module_ &arrays_module();
+
+// A new uninitialised C-ordered array of `dtype` ("float32", "float64",
+// "int32") and `shape`, of the library and device of `like` (the view of the
+// object `like_obj`): NumPy for buffer-protocol operands, CuPy and PyTorch
+// called directly, any other library through tridi._arrays.empty.
+nb::object new_array(const View &like, nb::handle like_obj, const int64_t *shape, int n,
+                     const char *dtype);
+
+// The handle of the current CUDA stream of the library of `d` on d's device
+// (CuPy's current stream, PyTorch's current stream; 0, the legacy default
+// stream, for libraries without one).
+void *current_stream(const View &vd, nb::handle d);
+
+// What the extension caches about CuPy and PyTorch (their array types, dtype
+// objects and the functions it calls), dropped at interpreter exit.
+void clear_library_cache();
 
 // "float32"/"float64" for a tridi dtype.
 const char *dtype_str(int dtype);

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import atexit as _atexit
 
-from . import _tridi
+from . import _arrays, _tridi
 from ._api import Plan, solve, solve_banded
 from ._errors import BreakdownError
 
@@ -44,9 +44,11 @@ def backend_available(name: str) -> bool:
     return _tridi.backend_available(name)
 
 
-# Cached CUDA plans hold device memory: free them while the CUDA runtime is
-# still up, not in the static destructors after it.
-_atexit.register(_tridi.clear_plan_cache)
+# Cached CUDA plans and the reused info array hold device memory: free them
+# while the CUDA runtime and the array libraries are still up, not in the
+# static destructors after them.
+_atexit.register(_tridi.clear_caches)
+_atexit.register(_arrays.clear)
 
 __all__ = ["solve", "Plan", "solve_banded", "BreakdownError", "algorithms", "has_cuda",
            "cpu_simd", "backend_available", "__version__"]

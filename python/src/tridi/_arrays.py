@@ -57,6 +57,34 @@ def empty(like, shape, dtype: str):
     raise TypeError(f"tridi: cannot make a result array like a {type(like).__name__}; pass out=")
 
 
+# 0-d device arrays made from Python numbers, kept for the next call with the
+# same number (tridi.solve(-1.0, 4.0, -1.0, d) in a loop would otherwise fill
+# three new device arrays per call).  tridi never writes an input, and each
+# is complete before it is kept (its stream is synchronised once), so any
+# later call on any stream may read it.  While the stream is being captured
+# into a CUDA graph nothing is kept (no synchronisation is allowed then).
+_constants: dict = {}
+_MAX_CONSTANTS = 64
+
+
+def _constant(key, make, settle):
+    """The kept array for key, or make() kept when settle() (wait for it;
+    False: do not keep it) says so."""
+    arr = _constants.get(key)
+    if arr is None:
+        arr = make()
+        if settle():
+            if len(_constants) >= _MAX_CONSTANTS:
+                _constants.clear()
+            _constants[key] = arr
+    return arr
+
+
+def clear() -> None:
+    """Drop the kept device constants (at exit, while the libraries are up)."""
+    _constants.clear()
+
+
 def as_array(obj, like, dtype_code: int):
     """A Python number or list as an array: a number takes d's dtype, library
     and device (NumPy's rule for Python scalars); a list becomes a NumPy array."""
@@ -69,12 +97,37 @@ def as_array(obj, like, dtype_code: int):
     if lib == "torch":
         import torch
 
-        return torch.full((), obj, dtype=getattr(torch, dtype), device=like.device)
+        if like.device.type != "cuda":
+            return torch.full((), obj, dtype=getattr(torch, dtype), device=like.device)
+
+        def settle_torch():
+            with torch.cuda.device(like.device):
+                if torch.cuda.is_current_stream_capturing():
+                    return False
+                torch.cuda.current_stream(like.device).synchronize()
+                return True
+
+        key = ("torch", like.device.index, dtype, type(obj), obj)
+        return _constant(key, lambda: torch.full((), obj, dtype=getattr(torch, dtype), device=like.device),
+                         settle_torch)
     if lib == "cupy":
         import cupy
 
-        with cupy.cuda.Device(_device_id(like)):
-            return cupy.full((), obj, dtype=dtype)
+        dev = _device_id(like)
+
+        def make():
+            with cupy.cuda.Device(dev):
+                return cupy.full((), obj, dtype=dtype)
+
+        def settle_cupy():
+            with cupy.cuda.Device(dev):
+                stream = cupy.cuda.get_current_stream()
+                if stream.ptr not in (0, 1, 2) and stream.is_capturing():
+                    return False
+                stream.synchronize()
+                return True
+
+        return _constant(("cupy", dev, dtype, type(obj), obj), make, settle_cupy)
     if not _on_gpu(like):
         return np.asarray(obj, dtype=dtype)
     ns = getattr(like, "__array_namespace__", None)

@@ -3,10 +3,21 @@
 Measured in one run, on the same arrays:
 
 overhead
-    64 systems of n = 64 (float64, C order): ``tridi.solve`` with ``out``,
-    without ``out``, a :class:`tridi.Plan` call, and the C library's
-    ``tridi_execute`` looped in C without the GIL (``time_execute``).  The
-    differences are the binding's cost per call.
+    64 systems of n = 64 (float64, C order), NumPy on the CPU and, with a
+    CUDA build, CuPy and PyTorch on the GPU: ``tridi.solve`` with ``out``
+    (``check=False`` and the default), without ``out``, :class:`tridi.Plan`
+    calls, and the C library's ``tridi_execute`` looped in C without the GIL
+    (``time_execute``).  The differences are the binding's cost per call.
+    On the GPU each loop enqueues ``--calls`` calls and then waits for the
+    device, so a figure is the larger of the host's and the device's time
+    per call.
+breakdown
+    the same problem: each step of ``tridi.solve(out=x, check=False)`` timed
+    alone (reading each operand, broadcasting, the plan cache, the info
+    array, the current stream, the GIL, the wrapper), their sum against the
+    measured host time of the call minus ``tridi_execute``'s, and on the GPU
+    what the library calls the binding avoids would cost (``__dlpack__``,
+    the stream and allocation helpers).
 bandwidth
     a large batch (``--mib``, default 256 MiB of operands: a, b, c, d, x):
     ``tridi.solve(out=...)`` against ``tridi_execute`` on the same arrays, in
@@ -16,8 +27,8 @@ scipy
     and vectorised where SciPy allows it (one matrix, many right-hand sides:
     LAPACK ``?gtsv`` with ``nrhs`` columns), against tridi on the same data.
 gpu
-    with CuPy and a CUDA build: ``tridi.solve`` on CuPy arrays against
-    ``tridi_execute`` on the same device arrays, and CuPy's cuSPARSE
+    with CuPy and a CUDA build: a large batch through ``tridi.solve`` on CuPy
+    arrays against ``tridi_execute`` on the same device arrays, and CuPy's cuSPARSE
     ``gtsv2StridedBatch`` through CuPy's low-level binding (``cupy_backends.cuda.libs.cusparse``).
 
 Timings are the best of ``--repeat`` runs.  Nothing here is a test: on a
@@ -79,20 +90,155 @@ class Report:
             w.writerows(self.rows)
 
 
+class Lib:
+    """One array library on one device: how to make its arrays and wait for it."""
+
+    def __init__(self, name, xp, device, sync):
+        self.name, self.xp, self.device, self.sync = name, xp, device, sync
+
+    def arrays(self, rng, shape):
+        a, b, c, d = system(rng, shape)
+        if self.name == "torch":
+            ops = tuple(self.xp.from_numpy(v).to(self.device) for v in (a, b, c, d))
+            return ops + (self.xp.empty_like(ops[3]),)
+        ops = tuple(self.xp.asarray(v) for v in (a, b, c, d))
+        return ops + (self.xp.empty_like(ops[3]),)
+
+
+def libraries():
+    """NumPy on the CPU, and CuPy and PyTorch on the GPU where they and a
+    CUDA build of tridi are there."""
+    libs = [Lib("numpy", np, "cpu", lambda: None)]
+    if not tridi.has_cuda:
+        return libs
+    try:
+        import cupy
+
+        if cupy.cuda.runtime.getDeviceCount() > 0:
+            libs.append(Lib("cupy", cupy, "cuda", lambda: cupy.cuda.get_current_stream().synchronize()))
+    except Exception:
+        pass
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            libs.append(Lib("torch", torch, "cuda", lambda: torch.cuda.current_stream().synchronize()))
+    except Exception:
+        pass
+    return libs
+
+
+def loop_time(lib, fn, calls, repeat):
+    """Seconds per call of `calls` calls enqueued back to back, waiting for
+    the device at the end (on the GPU the larger of the host's and the
+    device's cost per call)."""
+    fn()
+    best = float("inf")
+    for _ in range(repeat):
+        lib.sync()
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        lib.sync()
+        best = min(best, (time.perf_counter() - t0) / calls)
+    return best
+
+
+def host_time(lib, fn, repeat, calls=16):
+    """Seconds per call the host spends: a few calls, far fewer than the
+    launch queue holds, timed without waiting for the device (the best of
+    many such loops)."""
+    fn()
+    best = float("inf")
+    for _ in range(max(repeat, 1) * 20):
+        lib.sync()
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        best = min(best, (time.perf_counter() - t0) / calls)
+    lib.sync()
+    return best
+
+
 def overhead(rep: Report, rng, calls, repeat):
-    a, b, c, d = system(rng, (64, 64))
-    x = np.empty_like(d)
-    plan = tridi.Plan(d.shape, d.dtype)
-    plan(a, b, c, d, out=x)
-    t_c = c_time(a, b, c, d, x, -1, calls, repeat)
-    t_out = best_of(lambda: tridi.solve(a, b, c, d, out=x), calls, repeat)
-    t_new = best_of(lambda: tridi.solve(a, b, c, d), calls, repeat)
-    t_plan = best_of(lambda: plan(a, b, c, d, out=x), calls, repeat)
-    case = "64 x n=64 f64"
-    rep.add("overhead", case, "C tridi_execute (C loop)", t_c)
-    rep.add("overhead", case, "tridi.solve(out=x)", t_out, f"+{(t_out - t_c) * 1e6:.2f} us")
-    rep.add("overhead", case, "tridi.solve() (allocates x)", t_new, f"+{(t_new - t_c) * 1e6:.2f} us")
-    rep.add("overhead", case, "plan(out=x)", t_plan, f"+{(t_plan - t_c) * 1e6:.2f} us")
+    """Per-call cost of tridi.solve and Plan.__call__ against the C
+    library's tridi_execute on the same arrays, in the same run: 64 systems
+    of n = 64, NumPy on the CPU, CuPy and PyTorch on the GPU."""
+    for lib in libraries():
+        a, b, c, d, x = lib.arrays(rng, (64, 64))
+        plan = tridi.Plan(d.shape, "float64", backend=lib.device)
+        plan(a, b, c, d, out=x)
+        tridi.solve(a, b, c, d, out=x)
+        case = f"64 x n=64 f64 {lib.name}"
+        t_c = c_time(a, b, c, d, x, -1, calls, repeat)
+        rep.add("overhead", case, "C tridi_execute (C loop)", t_c)
+        rows = [("tridi.solve(out=x, check=False)", lambda: tridi.solve(a, b, c, d, out=x, check=False)),
+                ("tridi.solve(out=x)", lambda: tridi.solve(a, b, c, d, out=x)),
+                ("tridi.solve(check=False) (allocates x)", lambda: tridi.solve(a, b, c, d, check=False)),
+                ("plan(out=x, check=False)", lambda: plan(a, b, c, d, out=x, check=False)),
+                ("plan(out=x)", lambda: plan(a, b, c, d, out=x))]
+        for what, fn in rows:
+            t = loop_time(lib, fn, calls, repeat)
+            note = f"+{(t - t_c) * 1e6:.2f} us"
+            if lib.device == "cuda" and "check=False" not in what:
+                note += " (check=True waits for the device every call)"
+            rep.add("overhead", case, what, t, note)
+
+
+def breakdown(rep: Report, rng, calls, repeat):
+    """Where the cost of tridi.solve(a, b, c, d, out=x, check=False) goes,
+    each step timed alone (64 systems of n = 64): the extension's steps
+    (_tridi.overhead_steps), the Python wrapper and the call itself, against
+    the measured difference to tridi_execute; on the GPU also what the
+    library calls cost that the binding no longer makes per call."""
+    for lib in libraries():
+        a, b, c, d, x = lib.arrays(rng, (64, 64))
+        tridi.solve(a, b, c, d, out=x)
+        case = f"64 x n=64 f64 {lib.name}"
+        steps = {}
+        for _ in range(repeat):
+            for k, v in _tridi.overhead_steps(a, b, c, d, x, -1, calls).items():
+                steps[k] = min(v, steps.get(k, float("inf")))
+        exe = steps.pop("tridi_execute (enqueue only)", None)
+        loop = steps.pop("tridi_execute (C loop)")
+        t_call = best_of(lambda: _tridi.plan_cache_size(), calls, repeat)
+        t_ext = host_time(lib, lambda: _tridi.solve(a, b, c, d, -1, x, "auto", "auto", False), repeat)
+        t_py = host_time(lib, lambda: tridi.solve(a, b, c, d, out=x, check=False), repeat)
+        base = exe if exe is not None else loop
+        for k, v in steps.items():
+            rep.add("breakdown", case, k, v)
+        rep.add("breakdown", case, "Python to C call (an empty call)", t_call)
+        rep.add("breakdown", case, "tridi.solve's Python wrapper", t_py - t_ext)
+        parts = sum(steps.values()) + t_call + (t_py - t_ext)
+        rep.add("breakdown", case, "sum of the steps above", parts)
+        rep.add("breakdown", case, "tridi_execute, host time" if exe is not None else "tridi_execute", base)
+        rep.add("breakdown", case, "tridi.solve(out=x, check=False), host time", t_py,
+                f"+{(t_py - base) * 1e6:.2f} us over tridi_execute (steps: {parts * 1e6:.2f} us)")
+        rep.add("breakdown", case, "not in the steps (argument conversion, ...)", t_py - base - parts)
+        if lib.name == "cupy":
+            import cupy
+
+            from . import _arrays
+            ref = [("d.__dlpack__() (per operand, the DLPack path)", lambda: d.__dlpack__()),
+                   ("d.__cuda_array_interface__", lambda: d.__cuda_array_interface__),
+                   ("cupy.cuda.get_current_stream().ptr", lambda: cupy.cuda.get_current_stream().ptr),
+                   ("tridi._arrays.cuda_stream(d) (Python helper)", lambda: _arrays.cuda_stream(d)),
+                   ("cupy.empty((64,), int32)", lambda: cupy.empty((64,), dtype=cupy.int32)),
+                   ("tridi._arrays.empty(d, ...) (Python helper)", lambda: _arrays.empty(d, (64,), "int32"))]
+        elif lib.name == "torch":
+            import torch
+
+            from . import _arrays
+            ref = [("d.__dlpack__() (per operand, the DLPack path)", lambda: d.__dlpack__()),
+                   ("torch.cuda.current_stream().cuda_stream",
+                    lambda: torch.cuda.current_stream().cuda_stream),
+                   ("tridi._arrays.cuda_stream(d) (Python helper)", lambda: _arrays.cuda_stream(d)),
+                   ("torch.empty((64,), int32, device)",
+                    lambda: torch.empty((64,), dtype=torch.int32, device=d.device))]
+        else:
+            ref = []
+        for what, fn in ref:
+            rep.add("breakdown", case, "for reference: " + what, best_of(fn, calls, repeat))
 
 
 def bandwidth(rep: Report, rng, mib, repeat, n=256):
@@ -170,14 +316,6 @@ def gpu(rep: Report, rng, mib, calls, repeat):
             best = min(best, (time.perf_counter() - t0) / n_calls)
         return best
 
-    a, b, c, d = system(rng, (64, 64), cupy)
-    x = cupy.empty_like(d)
-    tridi.solve(a, b, c, d, out=x)
-    t_c = c_time(a, b, c, d, x, -1, calls, repeat)
-    t_py = gpu_time(lambda: tridi.solve(a, b, c, d, out=x, check=False), calls)
-    case = "64 x n=64 f64 (CuPy)"
-    rep.add("gpu", case, "C tridi_execute (C loop)", t_c)
-    rep.add("gpu", case, "tridi.solve(out=x, check=False)", t_py, f"+{(t_py - t_c) * 1e6:.2f} us")
     n = 256
     batch = max(1, mib * 2**20 // 8 // (5 * n))
     a, b, c, d = system(rng, (batch, n), cupy)
@@ -217,8 +355,8 @@ def gpu(rep: Report, rng, mib, calls, repeat):
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m tridi.bench", description=__doc__.split("\n\n")[0])
-    p.add_argument("--parts", default="overhead,bandwidth,scipy,gpu",
-                   help="comma list of overhead, bandwidth, scipy, gpu")
+    p.add_argument("--parts", default="overhead,breakdown,bandwidth,scipy,gpu",
+                   help="comma list of overhead, breakdown, bandwidth, scipy, gpu")
     p.add_argument("--mib", type=int, default=256, help="operand MiB of the large batches")
     p.add_argument("--calls", type=int, default=2000, help="calls per timing loop (small problems)")
     p.add_argument("--repeat", type=int, default=5, help="timing loops; the best counts")
@@ -234,6 +372,8 @@ def main(argv=None) -> int:
     rep = Report()
     if "overhead" in parts:
         overhead(rep, rng, args.calls, args.repeat)
+    if "breakdown" in parts:
+        breakdown(rep, rng, args.calls, args.repeat)
     if "bandwidth" in parts:
         bandwidth(rep, rng, args.mib, args.repeat)
     if "scipy" in parts:

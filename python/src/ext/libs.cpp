@@ -1,0 +1,346 @@
+// CuPy and PyTorch spoken to directly (see views.h): their arrays read
+// through their attributes, new arrays and the current CUDA stream obtained
+// by calling the library's own functions from here.  This is the per-call
+// path of tridi.solve on GPU arrays, so everything looked up by name is
+// looked up once: the array types, the dtype objects, the functions, the
+// attribute names (interned strings).  A library that is not imported, or
+// whose attributes do not look as expected, is handled by the generic path
+// (DLPack, tridi._arrays) exactly as before.
+#include <cstring>
+
+#include "views.h"
+
+namespace tridipy {
+
+namespace {
+
+// Interned attribute names.
+struct Names {
+  PyObject *dtype, *shape, *strides, *data, *ptr, *device_id, *data_ptr, *stride, *is_cuda, *is_cpu,
+      *requires_grad, *is_neg, *get_device, *new_empty;
+};
+
+const Names &names() {
+  static Names *n = nullptr;
+  if (!n) {
+    auto s = [](const char *v) {
+      PyObject *o = PyUnicode_InternFromString(v);
+      if (!o) throw nb::python_error();
+      return o;  // kept for the life of the process
+    };
+    n = new Names{s("dtype"),         s("shape"),    s("strides"),    s("data"),     s("ptr"),
+                  s("device_id"),     s("data_ptr"), s("stride"),     s("is_cuda"),  s("is_cpu"),
+                  s("requires_grad"), s("is_neg"),   s("get_device"), s("new_empty")};
+  }
+  return *n;
+}
+
+// What is known about each library: 0 not looked up yet (or not imported
+// when last looked), 1 ready, -1 unusable (the generic path is taken).
+struct Cache {
+  int np_state = 0;
+  nb::object np_empty, np_f32, np_f64, np_i32;
+  int cp_state = 0;
+  nb::object cp_ndarray, cp_get_stream, cp_get_device;
+  int th_state = 0;
+  nb::object th_tensor, th_f32, th_f64, th_i32, th_raw_stream;  // th_raw_stream may be None
+};
+
+Cache &cache() {
+  static Cache *c = new Cache;  // never destroyed: cleared at exit with the GIL held
+  return *c;
+}
+
+// getattr that reports a failure as an invalid object (the error cleared).
+nb::object get(PyObject *o, PyObject *name) {
+  PyObject *r = PyObject_GetAttr(o, name);
+  if (!r) PyErr_Clear();
+  return nb::steal(r);
+}
+
+// o.name() with no arguments, a failure as an invalid object.
+nb::object call0(PyObject *o, PyObject *name) {
+  PyObject *r = PyObject_CallMethodNoArgs(o, name);
+  if (!r) PyErr_Clear();
+  return nb::steal(r);
+}
+
+PyObject *loaded_module(const char *name) {  // borrowed; null when not imported
+  PyObject *m = PyDict_GetItemString(PyImport_GetModuleDict(), name);
+  return m;
+}
+
+Cache &numpy_ready() {
+  Cache &c = cache();
+  if (c.np_state == 0) {
+    nb::module_ m = nb::module_::import_("numpy");
+    nb::object dt = m.attr("dtype");
+    c.np_empty = m.attr("empty");
+    c.np_f32 = dt("float32");
+    c.np_f64 = dt("float64");
+    c.np_i32 = dt("int32");
+    c.np_state = 1;
+  }
+  return c;
+}
+
+bool cupy_ready() {
+  Cache &c = cache();
+  if (c.cp_state != 0) return c.cp_state > 0;
+  PyObject *m = loaded_module("cupy");
+  if (!m) return false;  // looked up again when the next foreign array comes
+  try {
+    numpy_ready();
+    nb::handle cp(m);
+    nb::object nd = cp.attr("ndarray");
+    if (!PyType_Check(nd.ptr())) throw nb::type_error("cupy.ndarray is not a type");
+    nb::object cuda = cp.attr("cuda");
+    c.cp_get_stream = cuda.attr("get_current_stream");
+    c.cp_get_device = cuda.attr("runtime").attr("getDevice");
+    c.cp_ndarray = nd;
+    c.cp_state = 1;
+  } catch (const nb::python_error &) {
+    c.cp_state = -1;
+  }
+  return c.cp_state > 0;
+}
+
+bool torch_ready() {
+  Cache &c = cache();
+  if (c.th_state != 0) return c.th_state > 0;
+  PyObject *m = loaded_module("torch");
+  if (!m) return false;
+  try {
+    nb::handle th(m);
+    nb::object t = th.attr("Tensor");
+    if (!PyType_Check(t.ptr())) throw nb::type_error("torch.Tensor is not a type");
+    c.th_f32 = th.attr("float32");
+    c.th_f64 = th.attr("float64");
+    c.th_i32 = th.attr("int32");
+    // torch.cuda.current_stream(dev).cuda_stream builds a Stream object in
+    // Python; the raw handle comes from the C function behind it (what
+    // torch's own compiler calls).  Absent: the Python helper is used.
+    c.th_raw_stream = nb::none();
+    nb::object cc = th.attr("_C");
+    if (nb::hasattr(cc, "_cuda_getCurrentRawStream"))
+      c.th_raw_stream = cc.attr("_cuda_getCurrentRawStream");
+    c.th_tensor = t;
+    c.th_state = 1;
+  } catch (const nb::python_error &) {
+    c.th_state = -1;
+  }
+  return c.th_state > 0;
+}
+
+bool as_int64(PyObject *o, int64_t &out) {
+  const long long v = PyLong_AsLongLong(o);
+  if (v == -1 && PyErr_Occurred()) {
+    PyErr_Clear();
+    return false;
+  }
+  out = v;
+  return true;
+}
+
+// Shape and strides from two tuples (strides in units of `unit` bytes: the
+// element size for CuPy's byte strides, 1 for PyTorch's element strides).
+// False for anything unexpected (the generic path then reads the array).
+bool fill_layout(View &v, PyObject *shape, PyObject *strides, int64_t unit, const char *fn,
+                 const char *name) {
+  if (!shape || !strides || !PyTuple_Check(shape) || !PyTuple_Check(strides)) return false;
+  const Py_ssize_t nd = PyTuple_GET_SIZE(shape);
+  if (PyTuple_GET_SIZE(strides) != nd) return false;
+  if (nd > kMaxRank) too_many_dims(fn, name, static_cast<int>(nd));
+  v.ndim = static_cast<int>(nd);
+  for (int i = 0; i < v.ndim; ++i) {
+    int64_t e = 0, s = 0;
+    if (!as_int64(PyTuple_GET_ITEM(shape, i), e) || !as_int64(PyTuple_GET_ITEM(strides, i), s))
+      return false;
+    v.shape[i] = e;
+    if (unit > 1 && s % unit != 0 && e > 1)
+      throw nb::value_error((std::string(fn) + ": " + name + " has a stride of " +
+                             std::to_string(s) + " bytes along dimension " + std::to_string(i) +
+                             ", not a multiple of its element size " + std::to_string(unit) +
+                             " (tridi strides count elements); pass a copy")
+                                .c_str());
+    v.strides[i] = e > 1 ? s / unit : 0;
+  }
+  return true;
+}
+
+// A float32/float64 CuPy array (or int32: the info array): dtype, shape,
+// strides (bytes, signed: the sign is right here, unlike in CuPy 14's DLPack
+// export), data.ptr and data.device_id.  CuPy arrays are always writable.
+bool view_from_cupy(PyObject *o, View &v, const char *fn, const char *name) {
+  const Names &n = names();
+  Cache &c = cache();
+  nb::object dt = get(o, n.dtype);
+  if (!dt.is_valid()) return false;
+  int64_t item = 0;
+  // NumPy's dtypes of native byte order are singletons: compared by identity
+  // first, by NumPy's (exact) equality where an array holds another instance
+  auto same = [&](const nb::object &want) {
+    if (dt.is(want)) return true;
+    const int eq = PyObject_RichCompareBool(dt.ptr(), want.ptr(), Py_EQ);
+    if (eq < 0) PyErr_Clear();
+    return eq > 0;
+  };
+  if (same(c.np_f64)) {
+    v.dtype = TRIDI_F64, v.dtype_name = "float64", item = 8;
+  } else if (same(c.np_f32)) {
+    v.dtype = TRIDI_F32, v.dtype_name = "float32", item = 4;
+  } else if (same(c.np_i32)) {
+    v.dtype = 0, v.dtype_name = "int32", item = 4;  // the info array; refused as an operand
+  } else {
+    return false;  // other dtypes: the generic path names them
+  }
+  nb::object mem = get(o, n.data);
+  if (!mem.is_valid()) return false;
+  nb::object ptr = get(mem.ptr(), n.ptr), dev = get(mem.ptr(), n.device_id);
+  nb::object shape = get(o, n.shape), strides = get(o, n.strides);
+  int64_t dev_id = 0;
+  if (!ptr.is_valid() || !dev.is_valid() || !as_int64(dev.ptr(), dev_id)) return false;
+  void *data = PyLong_AsVoidPtr(ptr.ptr());
+  if (!data && PyErr_Occurred()) {
+    PyErr_Clear();
+    return false;
+  }
+  if (!fill_layout(v, shape.ptr(), strides.ptr(), item, fn, name)) return false;
+  v.data = static_cast<char *>(data);
+  v.dev_type = kDevCUDA;
+  v.dev_id = static_cast<int>(dev_id);
+  v.readonly = false;
+  v.from_buffer = false;
+  v.lib = kLibCupy;
+  return true;
+}
+
+// A float32/float64 PyTorch tensor (or int32: the info array) on the CPU or
+// a CUDA device that does not require grad and has no negation bit: dtype,
+// data_ptr(), shape, stride() (elements).  Others (and sparse tensors, whose
+// stride() raises) go the generic way, which refuses or handles them as
+// before.
+bool view_from_torch(PyObject *o, View &v, const char *fn, const char *name) {
+  const Names &n = names();
+  Cache &c = cache();
+  nb::object dt = get(o, n.dtype);
+  if (!dt.is_valid()) return false;
+  if (dt.is(c.th_f64)) {
+    v.dtype = TRIDI_F64, v.dtype_name = "float64";
+  } else if (dt.is(c.th_f32)) {
+    v.dtype = TRIDI_F32, v.dtype_name = "float32";
+  } else if (dt.is(c.th_i32)) {
+    v.dtype = 0, v.dtype_name = "int32";  // the info array; refused as an operand
+  } else {
+    return false;
+  }
+  nb::object rg = get(o, n.requires_grad);
+  if (!rg.is_valid() || !rg.is(nb::handle(Py_False))) return false;
+  nb::object neg = call0(o, n.is_neg);
+  if (neg.is_valid() && !neg.is(nb::handle(Py_False))) return false;
+  nb::object cuda = get(o, n.is_cuda);
+  if (!cuda.is_valid()) return false;
+  int64_t dev_id = 0;
+  if (cuda.is(nb::handle(Py_True))) {
+    nb::object dev = call0(o, n.get_device);
+    if (!dev.is_valid() || !as_int64(dev.ptr(), dev_id)) return false;
+    v.dev_type = kDevCUDA;
+  } else {
+    nb::object cpu = get(o, n.is_cpu);
+    if (!cpu.is_valid() || !cpu.is(nb::handle(Py_True))) return false;  // mps, meta, ...
+    v.dev_type = kDevCPU;
+  }
+  nb::object ptr = call0(o, n.data_ptr);
+  nb::object shape = get(o, n.shape), strides = call0(o, n.stride);
+  if (!ptr.is_valid()) return false;
+  void *data = PyLong_AsVoidPtr(ptr.ptr());
+  if (!data && PyErr_Occurred()) {
+    PyErr_Clear();
+    return false;
+  }
+  if (!fill_layout(v, shape.ptr(), strides.ptr(), 1, fn, name)) return false;
+  v.data = static_cast<char *>(data);
+  v.dev_id = static_cast<int>(dev_id);
+  v.readonly = false;
+  v.from_buffer = false;
+  v.lib = kLibTorch;
+  return true;
+}
+
+}  // namespace
+
+bool view_from_library(nb::handle h, View &v, const char *fn, const char *name) {
+  PyObject *o = h.ptr();
+  if (cupy_ready() &&
+      PyObject_TypeCheck(o, reinterpret_cast<PyTypeObject *>(cache().cp_ndarray.ptr())))
+    return view_from_cupy(o, v, fn, name);
+  if (torch_ready() &&
+      PyObject_TypeCheck(o, reinterpret_cast<PyTypeObject *>(cache().th_tensor.ptr())))
+    return view_from_torch(o, v, fn, name);
+  return false;
+}
+
+nb::tuple shape_tuple(const int64_t *shape, int n) {
+  PyObject *t = PyTuple_New(n);
+  if (!t) throw nb::python_error();
+  for (int i = 0; i < n; ++i) {
+    PyObject *e = PyLong_FromLongLong(shape[i]);
+    if (!e) {
+      Py_DECREF(t);
+      throw nb::python_error();
+    }
+    PyTuple_SET_ITEM(t, i, e);
+  }
+  return nb::steal<nb::tuple>(t);
+}
+
+nb::object new_array(const View &like, nb::handle like_obj, const int64_t *shape, int n,
+                     const char *dtype) {
+  const bool i32 = std::strcmp(dtype, "int32") == 0, f32 = std::strcmp(dtype, "float32") == 0;
+  if (like.from_buffer) {
+    Cache &c = numpy_ready();
+    return c.np_empty(shape_tuple(shape, n), i32 ? c.np_i32 : f32 ? c.np_f32 : c.np_f64);
+  }
+  nb::handle obj = like.keep.is_valid() ? nb::handle(like.keep) : like_obj;
+  Cache &c = cache();
+  if (like.lib == kLibCupy && c.cp_state > 0) {
+    // cupy.ndarray(shape, dtype) allocates on the current device: made here
+    // when that is the operand's, else with it made current by the helper
+    const int64_t cur = nb::cast<int64_t>(c.cp_get_device());
+    if (cur == like.dev_id)
+      return c.cp_ndarray(shape_tuple(shape, n), i32 ? c.np_i32 : f32 ? c.np_f32 : c.np_f64);
+  } else if (like.lib == kLibTorch && c.th_state > 0) {
+    // on the operand's device, not requiring grad
+    return obj.attr(names().new_empty)(shape_tuple(shape, n), nb::arg("dtype") = i32   ? c.th_i32
+                                                                                 : f32 ? c.th_f32
+                                                                                       : c.th_f64);
+  }
+  return arrays_module().attr("empty")(obj, shape_tuple(shape, n), dtype);
+}
+
+void *current_stream(const View &vd, nb::handle d) {
+  Cache &c = cache();
+  nb::object s;
+  try {
+    if (vd.lib == kLibCupy && c.cp_state > 0) {
+      // CuPy's current stream is per thread and per device
+      s = c.cp_get_stream(vd.dev_id).attr(names().ptr);
+    } else if (vd.lib == kLibTorch && c.th_state > 0 && !c.th_raw_stream.is_none()) {
+      s = c.th_raw_stream(vd.dev_id);
+    }
+  } catch (const nb::python_error &) {
+    s = nb::object();  // the helper below asks the library the documented way
+  }
+  if (!s.is_valid())
+    s = arrays_module().attr("cuda_stream")(vd.keep.is_valid() ? nb::handle(vd.keep) : d);
+  void *p = PyLong_AsVoidPtr(s.ptr());
+  if (!p && PyErr_Occurred()) throw nb::python_error();
+  return p;
+}
+
+void clear_library_cache() {
+  Cache &c = cache();
+  c = Cache();
+}
+
+}  // namespace tridipy
