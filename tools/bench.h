@@ -191,6 +191,10 @@ typedef struct bench_runner {
                   bench_result *res);
   /** Frees what the runner keeps between calls (reference buffers); may be NULL. */
   void (*release)(void);
+  /** The largest cache between the device and its memory in bytes (CPU: the
+   *  last-level cache; CUDA: the L2), read at run time; 0 when unknown.  The
+   *  copy and stream references take at least 4 times it.  NULL: unknown. */
+  size_t (*cache_bytes)(void);
 } bench_runner;
 
 /* ---- the tables ------------------------------------------------------------ */

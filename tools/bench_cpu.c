@@ -109,4 +109,5 @@ const bench_runner bench_runner_cpu = {
     .stream_gbps = bench_cpu_stream_gbps,
     .run_case = cpu_run_case,
     .release = bench_cpu_release_refs,
+    .cache_bytes = bench_llc_bytes,
 };

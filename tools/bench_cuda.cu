@@ -103,6 +103,16 @@ __global__ void copy_f4(const float4 *__restrict__ src, float4 *__restrict__ dst
     dst[i] = src[i];
 }
 
+/* the device's L2 in bytes (0 when unknown): the copy's working set is at
+ * least 4 times it, so that the copy does not run from the L2 */
+size_t cuda_l2_bytes(void) {
+  int dev = 0, l2 = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev) != cudaSuccess || l2 < 0)
+    return 0;
+  return (size_t)l2;
+}
+
 double median_ms(double *v, int k) { return bench_median(v, k); }
 
 /* bytes: the working set; two buffers of half of it */
@@ -255,5 +265,5 @@ int cuda_run_case(const bench_case *bc, const bench_opts *opts, const bench_data
 extern "C" const bench_runner bench_runner_cuda = {
     "cuda",         TRIDI_BACKEND_CUDA, cuda_available, cuda_device_name, cuda_copy_gbps,
     nullptr, /* no stream limit: the copy is the GPU's reference */
-    cuda_run_case,  nullptr,
+    cuda_run_case,  nullptr,        cuda_l2_bytes,
 };

@@ -289,9 +289,13 @@ static void free_case(const bench_config *cfg, bench_case *bc) {
 static size_t ref_bytes(const bench_config *cfg, const bench_runner *r) {
   if (cfg->ref_mb > 0.0) return (size_t)(cfg->ref_mb * 1024.0 * 1024.0);
   const size_t set = (size_t)(cfg->size_mb * 1024.0 * 1024.0);
-  if (r->backend != TRIDI_BACKEND_CPU) return set;
-  const size_t gib = (size_t)1 << 30, llc4 = 4 * bench_llc_bytes();
-  return llc4 > gib ? llc4 : gib;
+  const size_t cache = r->cache_bytes ? r->cache_bytes() : 0;
+  /* at least 4 x the cache; where its size is unknown, 256 MiB */
+  const size_t floor4 = cache > 0 ? 4 * cache : (size_t)256 << 20;
+  /* CPU: at least 1 GiB too (the bench's default working set); CUDA: at
+   * least the case's working set */
+  const size_t base = r->backend == TRIDI_BACKEND_CPU ? (size_t)1 << 30 : set;
+  return floor4 > base ? floor4 : base;
 }
 
 int bench_run(const bench_config *cfg) {
@@ -367,9 +371,12 @@ int bench_run(const bench_config *cfg) {
     else
       printf("# tridi bench: problem %s, backend %s, device %s, %s\n", cfg->kind->name, r->name,
              r->device_name(), date);
-    printf("# copy bandwidth %.1f GB/s at the start (read+write, %.0f MiB working set, median), "
-           "and again before every case (column copy: %%copy uses it)\n",
-           copy0, (double)refb / 1048576.0);
+    const size_t cache = r->cache_bytes ? r->cache_bytes() : 0;
+    printf("# copy bandwidth %.1f GB/s at the start (read+write, %.0f MiB working set, median; "
+           "%s %.0f MiB%s), and again before every case (column copy: %%copy uses it)\n",
+           copy0, (double)refb / 1048576.0,
+           r->backend == TRIDI_BACKEND_CPU ? "last-level cache" : "L2", (double)cache / 1048576.0,
+           cache > 0 ? "" : ": unknown");
     if (r->stream_gbps)
       printf("# stream limit %.1f GB/s at the start (read 4 arrays, write 1 with %s stores, "
              "%.0f MiB; last-level cache %.0f MiB), and again before every case (column "

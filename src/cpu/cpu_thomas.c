@@ -150,14 +150,15 @@ static size_t round64(size_t b) { return (b + 63) & ~(size_t)63; }
 
 /* Per-thread scratch bytes for G = lanes, S sub-groups and tiles of KT rows: 4 tiles of KT x G
  * (a, b, c, d), one of KT x S G (x), two of KT x G (staging for unaligned TRANS x), 4 of KT x G
- * (the next a, b, c, d tiles of the fused sweep), S x TRIDI_CPU_STATE G of sweep state,
+ * (the next a, b, c, d tiles of the fused sweep), 4 more of KT x G (the next work item's first
+ * tiles while the tail of this one waits in the second set), S x TRIDI_CPU_STATE G of sweep state,
  * S x n x 2G of c'/d'.
  * 0 on size_t overflow. */
 static size_t scratch_bytes(const struct tridi_plan_s *plan, int lanes, int S, int KT) {
   const size_t G = (size_t)lanes, K = (size_t)KT, es = plan->esize;
   const uint64_t n = (uint64_t)plan->lay.n;
   if (n > (SIZE_MAX / 4) / (2 * G * es * (size_t)S)) return 0;
-  return round64(((10 + (size_t)S) * K * G + TRIDI_CPU_STATE * G * (size_t)S +
+  return round64(((14 + (size_t)S) * K * G + TRIDI_CPU_STATE * G * (size_t)S +
                    2 * (size_t)n * G * (size_t)S) *
                  es);
 }
@@ -344,7 +345,10 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   if (ov->fuse.set) P->fuse = trans_in && (int)ov->fuse.v;
   if (ov->chain.set) chain = (int)ov->chain.v;
   if (ov->x_direct.set) x_direct = (int)ov->x_direct.v;
-  P->chain = chain && P->fuse && P->sub == 1 && L->n % P->tile_rows == 0;
+  /* a whole number of tiles (the last tile's sweep loads the next item's first tile), or more
+   * than one tile (the last full tile's sweep does, and the partial tail waits in a tile set of
+   * its own) */
+  P->chain = chain && P->fuse && P->sub == 1 && (L->n % P->tile_rows == 0 || L->n > P->tile_rows);
   P->x_direct = x_direct && P->nt_stores && P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC &&
                 (xrow * (int64_t)plan->esize) % 64 == 0;
   /* Short systems on TRANS layouts: a work item's first tile is prefetched by

@@ -63,8 +63,8 @@ typedef struct tridi_cpu_thomas_priv {
                            2 = t2, 3 = nta, 4 = prefetchw */
   int no_runs;          /* tuning only: x stored tile by tile (no row runs or aligned TRANS runs) */
   int fuse;             /* a, b, c, d all TRANS: the forward sweep loads the next tile (AVX-512) */
-  int chain;            /* fused sweep, S = 1, n a multiple of tile_rows: the last tile's sweep
-                           loads the next work item's first tile */
+  int chain;            /* fused sweep, S = 1, n a multiple of tile_rows or more than one tile:
+                           the last full tile's sweep loads the next work item's first tile */
   int x_direct;         /* VEC x written non-temporally, rows a multiple of 64 bytes apart: the
                            backward sweep streams x itself where the run starts on a line */
   int pipe;             /* all VEC: the backward sweep of one work item alternates every

@@ -78,8 +78,9 @@
 
 /* ---- fused, chained and pipelined work items (AVX-512) ---- */
 
-/* Fused TRANS systems of at most this many bytes, a whole number of tiles: the last tile's
- * sweep loads the next work item's first tile.
+/* Fused TRANS systems of at most this many bytes, a whole number of tiles or more than one:
+ * the last full tile's sweep loads the next work item's first tile (before a partial tail,
+ * into a third tile set).
  * Intel Xeon, perf-log CPU v22: padded f32 n = 64 x1.13-1.18; systems >= 2 KiB x0.96-1.01. */
 #define TRIDI_CPU_CHAIN_BYTES 1024
 /* Pipelined work items (all VEC, close rows) where their two c'/d' scratches fit in this.
