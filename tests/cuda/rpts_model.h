@@ -41,10 +41,11 @@
 
 /* Solve the n-row system with partitions of M rows (4 <= M <= 64, the same
  * M at every level) and one-thread elimination at <= top rows (top >= 2).
- * When the check rejects the solution, up to `refine` steps of iterative
- * refinement (r = d - A x in the element type, A e = r by the same solve, x
- * += e; the kernel does them on the tile, no memory traffic) each followed
- * by the check.  x: n values.  Returns 0 when the system is accepted, 1
+ * When the check rejects the solution and n > top, up to `refine` steps of
+ * iterative refinement (r = d - A x in the element type, A e = r by the
+ * same solve, x += e; the kernel does them on the tile, no memory traffic)
+ * each followed by the check, there computed as max |r - A e| over
+ * (||A|| ||x + e|| + ||d||) as the kernel does (d is overwritten by r).  x: n values.  Returns 0 when the system is accepted, 1
  * when it is rejected (x is then what the partitioned solve made), -1 on a
  * bad argument or when memory ran out.  *ratio (may be NULL) receives the
  * last computed residual over (||A|| ||x|| + ||d||), in units of eps (Inf

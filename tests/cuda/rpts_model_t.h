@@ -167,35 +167,57 @@ static double RM_FN(rm_ratio)(int64_t n, const RM_T *a, const RM_T *b, const RM_
   return (double)rmax / (double)bound / RM_EPS;
 }
 
-/* one step of refinement on the tile: r = d - A x, A e = r by the same
- * partitioned solve, x += e */
-static int RM_FN(rm_refine)(int64_t n, int M, int top, const RM_T *a, const RM_T *b, const RM_T *c,
-                            const RM_T *d, RM_T *x) {
+/* One step of refinement on the tile: r = d - A x (into the tile's d), A e
+ * = r by the same partitioned solve, x += e.  The check after it is the
+ * kernel's: the residual r - A e (e of the neighbouring rows from the same
+ * solve; d is gone), over ||A|| ||x + e|| + ||d||.  Returns the ratio in
+ * eps (Inf when not finite), or -1 when memory ran out. */
+static double RM_FN(rm_refine)(int64_t n, int M, int top, const RM_T *a, const RM_T *b,
+                               const RM_T *c, const RM_T *d, RM_T *x) {
   RM_T *r = malloc(sizeof(RM_T) * 2 * (size_t)n);
   if (!r) return -1;
   RM_T *e = r + n;
+  RM_T amax = 0, dmax = 0;
   for (int64_t i = 0; i < n; ++i) {
     const RM_T xm = i > 0 ? x[i - 1] : 0, xp = i < n - 1 ? x[i + 1] : 0;
     const RM_T ai = i > 0 ? a[i] : 0, ci = i < n - 1 ? c[i] : 0;
     r[i] = d[i] - ((ai * xm + b[i] * x[i]) + ci * xp);
+    const RM_T s = (RM_ABS(ai) + RM_ABS(b[i])) + RM_ABS(ci);
+    amax = s > amax ? s : amax;
+    dmax = RM_ABS(d[i]) > dmax ? RM_ABS(d[i]) : dmax;
   }
-  const int rc = RM_FN(rm_rec)(n, M, top, a, b, c, r, e);
-  if (!rc)
-    for (int64_t i = 0; i < n; ++i) x[i] += e[i];
+  if (RM_FN(rm_rec)(n, M, top, a, b, c, r, e)) {
+    free(r);
+    return -1;
+  }
+  RM_T rmax = 0, xmax = 0;
+  int finite = 1;
+  for (int64_t i = 0; i < n; ++i) {
+    const RM_T em = i > 0 ? e[i - 1] : 0, ep = i < n - 1 ? e[i + 1] : 0;
+    const RM_T ai = i > 0 ? a[i] : 0, ci = i < n - 1 ? c[i] : 0;
+    const RM_T res = RM_ABS(r[i] - ((ai * em + b[i] * e[i]) + ci * ep));
+    x[i] = x[i] + e[i];
+    finite &= isfinite(x[i]) && isfinite(res);
+    rmax = res > rmax ? res : rmax;
+    xmax = RM_ABS(x[i]) > xmax ? RM_ABS(x[i]) : xmax;
+  }
   free(r);
-  return rc;
+  const RM_T bound = amax * xmax + dmax;
+  if (!finite || !isfinite(bound)) return INFINITY;
+  if (rmax == 0) return 0;
+  return (double)rmax / (double)bound / RM_EPS;
 }
 
 int RM_FN(rm_solve)(int64_t n, int M, int top, int refine, const RM_T *a, const RM_T *b,
                     const RM_T *c, const RM_T *d, RM_T *x, double *ratio) {
   if (M < 4 || M > RM_MAXM || top < 2) return -1;
-  int rc = RM_FN(rm_rec)(n, M, top, a, b, c, d, x);
+  const int rc = RM_FN(rm_rec)(n, M, top, a, b, c, d, x);
   if (rc) return rc;
   double q = RM_FN(rm_ratio)(n, a, b, c, d, x);
-  for (int k = 0; k < refine && q > RM_TAU && isfinite(q); ++k) {
-    rc = RM_FN(rm_refine)(n, M, top, a, b, c, d, x);
-    if (rc) return rc;
-    q = RM_FN(rm_ratio)(n, a, b, c, d, x);
+  /* the kernel refines only where it partitioned (n > top) */
+  for (int k = 0; k < refine && q > RM_TAU && isfinite(q) && n > top; ++k) {
+    q = RM_FN(rm_refine)(n, M, top, a, b, c, d, x);
+    if (q < 0) return -1;
   }
   if (ratio) *ratio = q;
   return q <= RM_TAU ? 0 : 1;

@@ -1,10 +1,9 @@
 /* The partitioned pivoting solver's arithmetic for one system of a block
  * (recursive partitions with partial pivoting inside each, Klein & Strzodka,
  * ICPP 2021): the steps of the host model tests/cuda/rpts_model_t.h, in its
- * order (nvcc contracts a - r*b into an FMA).  Rows live in shared memory:
- * level 0 is the staged tile ([row][operand][system], pitch 4G + 1), level
- * l >= 1 the coarse rows ([row][operand][system], pitch 4G); rows >= a
- * level's n are identity rows (x = 0).  C++ only. */
+ * order (nvcc contracts a - r*b into an FMA).  Rows live in shared memory
+ * (RptsLevel): level 0 is the staged tile, level l >= 1 the coarse rows the
+ * level below wrote.  C++ only. */
 #ifndef TRIDI_CUDA_PIVOT_RPTS_CUH
 #define TRIDI_CUDA_PIVOT_RPTS_CUH
 
@@ -26,27 +25,48 @@ struct RptsRow {
   T a, b, c, d;
 };
 
-/* one level's rows and unknowns in shared memory */
+/* One level's rows and unknowns in shared memory, partition-major so that
+ * the threads of a warp (consecutive systems g, then partitions p) touch
+ * consecutive words: row r = p M + j, operand k of system g at
+ * (j * 4 + k) * S + p * G + g, its x at j * S + p * G + g; S = the plane stride (>= Pt G, = 1 mod 8 so that
+ * a warp copying consecutive rows of one system hits distinct banks).
+ * Rows >= n are identity rows (not stored); a_0 and c_{n-1} read as 0. */
 template <typename T>
 struct RptsLevel {
-  T *rows;  /* [row][operand][G] with pitch */
-  T *x;     /* [row][G]: the level's solution (level 0: the x tile) */
-  int pitch;
-  int n;    /* rows of the level */
-  int P;    /* partitions (0 at the top level) */
+  T *rows;
+  T *x;
+  int S;  /* plane stride in elements */
+  int n;  /* rows of the level */
+  int P;  /* partitions reduced at this level (0 at the top level) */
 };
 
-template <typename T>
-__device__ __forceinline__ RptsRow<T> rpts_row(const RptsLevel<T> &L, int G, int g, int r) {
+/* the plane stride of a level of n rows, G systems */
+__host__ __device__ inline int rpts_stride(int n, int M, int G) {
+  const int Pt = (n + M - 1) / M;
+  return Pt * G + ((9 - (Pt * G) % 8) % 8);
+}
+
+template <typename T, int M>
+__host__ __device__ __forceinline__ size_t rpts_idx(const RptsLevel<T> &L, int G, int g, int r, int k) {
+  return ((size_t)((r % M) * 4 + k) * L.S) + (size_t)(r / M) * G + g;
+}
+template <typename T, int M>
+__host__ __device__ __forceinline__ size_t rpts_xidx(const RptsLevel<T> &L, int G, int g, int r) {
+  return (size_t)(r % M) * L.S + (size_t)(r / M) * G + g;
+}
+
+template <typename T, int M>
+__host__ __device__ __forceinline__ RptsRow<T> rpts_row(const RptsLevel<T> &L, int G, int g, int r) {
   if (r >= L.n) return RptsRow<T>{(T)0, (T)1, (T)0, (T)0};
-  const T *q = L.rows + (size_t)r * L.pitch + g;
-  return RptsRow<T>{r > 0 ? q[0] : (T)0, q[G], r < L.n - 1 ? q[2 * G] : (T)0, q[3 * G]};
+  const T *q = L.rows + rpts_idx<T, M>(L, G, g, r, 0);
+  const size_t s = (size_t)L.S;
+  return RptsRow<T>{r > 0 ? q[0] : (T)0, q[s], r < L.n - 1 ? q[2 * s] : (T)0, q[3 * s]};
 }
 
 /* One sweep step (rpts_model_t.h rm_step), branch-free: returns true when
  * the next row was the pivot. */
 template <typename T>
-__device__ __forceinline__ bool rpts_step(T &s0, T &s1, T &s2, T &sd, T ca, T cb, T cc, T cd) {
+__host__ __device__ __forceinline__ bool rpts_step(T &s0, T &s1, T &s2, T &sd, T ca, T cb, T cc, T cd) {
   const bool sw = fabs(ca) > fabs(s1);
   const T r = (sw ? s1 : ca) / (sw ? ca : s1);
   const T n1 = (sw ? s2 : cb) - r * (sw ? cb : s2);
@@ -61,11 +81,11 @@ __device__ __forceinline__ bool rpts_step(T &s0, T &s1, T &s2, T &sd, T ca, T cb
 
 /* Partition p of level L -> coarse rows 2p, 2p+1 of level C. */
 template <typename T, int M>
-__device__ __forceinline__ void rpts_reduce(const RptsLevel<T> &L, const RptsLevel<T> &C, int G, int g,
+__host__ __device__ __forceinline__ void rpts_reduce(const RptsLevel<T> &L, const RptsLevel<T> &C, int G, int g,
                                             int p) {
   RptsRow<T> R[M];
 #pragma unroll
-  for (int j = 0; j < M; ++j) R[j] = rpts_row(L, G, g, p * M + j);
+  for (int j = 0; j < M; ++j) R[j] = rpts_row<T, M>(L, G, g, p * M + j);
   T s0 = R[1].a, s1 = R[1].b, s2 = R[1].c, sd = R[1].d;
   T u0 = R[M - 2].c, u1 = R[M - 2].b, u2 = R[M - 2].a, ud = R[M - 2].d;
 #pragma unroll
@@ -74,30 +94,30 @@ __device__ __forceinline__ void rpts_reduce(const RptsLevel<T> &L, const RptsLev
     const int k = M - 1 - j;
     rpts_step(u0, u1, u2, ud, R[k].c, R[k].b, R[k].a, R[k].d);
   }
-  T *lo = C.rows + (size_t)(2 * p + 1) * C.pitch + g, *up = C.rows + (size_t)(2 * p) * C.pitch + g;
+  T *lo = C.rows + rpts_idx<T, M>(C, G, g, 2 * p + 1, 0), *up = C.rows + rpts_idx<T, M>(C, G, g, 2 * p, 0);
+  const size_t s = (size_t)C.S;
   lo[0] = s0;
-  lo[G] = s1;
-  lo[2 * G] = s2;
-  lo[3 * G] = sd;
+  lo[s] = s1;
+  lo[2 * s] = s2;
+  lo[3 * s] = sd;
   up[0] = u2;
-  up[G] = u1;
-  up[2 * G] = u0;
-  up[3 * G] = ud;
+  up[s] = u1;
+  up[2 * s] = u0;
+  up[3 * s] = ud;
 }
 
 /* The interior of partition p of level L from the boundary values in C.x
  * (rpts_model_t.h's recomputation); x: the partition's M values. */
 template <typename T, int M>
-__device__ __forceinline__ void rpts_substitute(const RptsLevel<T> &L, const RptsLevel<T> &C, int G, int g,
+__host__ __device__ __forceinline__ void rpts_substitute(const RptsLevel<T> &L, const RptsLevel<T> &C, int G, int g,
                                                 int p, T (&x)[M], T &xp, T &xn) {
   RptsRow<T> R[M];
 #pragma unroll
-  for (int j = 0; j < M; ++j) R[j] = rpts_row(L, G, g, p * M + j);
-  const T *y = C.x + g;
-  xp = p > 0 ? y[(size_t)(2 * p - 1) * G] : (T)0;
-  xn = p < L.P - 1 ? y[(size_t)(2 * p + 2) * G] : (T)0;
-  x[0] = y[(size_t)(2 * p) * G];
-  x[M - 1] = y[(size_t)(2 * p + 1) * G];
+  for (int j = 0; j < M; ++j) R[j] = rpts_row<T, M>(L, G, g, p * M + j);
+  xp = p > 0 ? C.x[rpts_xidx<T, M>(C, G, g, 2 * p - 1)] : (T)0;
+  xn = p < L.P - 1 ? C.x[rpts_xidx<T, M>(C, G, g, 2 * p + 2)] : (T)0;
+  x[0] = C.x[rpts_xidx<T, M>(C, G, g, 2 * p)];
+  x[M - 1] = C.x[rpts_xidx<T, M>(C, G, g, 2 * p + 1)];
   T q1[M], q2[M], q3[M], qd[M];
   T s0 = 0, s1 = R[1].b, s2 = R[1].c, sd = R[1].d - R[1].a * x[0];
 #pragma unroll
@@ -119,12 +139,12 @@ __device__ __forceinline__ void rpts_substitute(const RptsLevel<T> &L, const Rpt
 
 /* ?gtsv's elimination (rpts_model_t.h rm_gepp) of the top level (n <=
  * kRptsTop rows) by one thread; x into L.x. */
-template <typename T>
-__device__ __forceinline__ void rpts_top(const RptsLevel<T> &L, int G, int g) {
+template <typename T, int M>
+__host__ __device__ __forceinline__ void rpts_top(const RptsLevel<T> &L, int G, int g) {
   const int n = L.n;
   T b[kRptsTop], c[kRptsTop], du2[kRptsTop], d[kRptsTop], a[kRptsTop];
   for (int i = 0; i < n; ++i) {
-    const RptsRow<T> r = rpts_row(L, G, g, i);
+    const RptsRow<T> r = rpts_row<T, M>(L, G, g, i);
     a[i] = r.a;
     b[i] = r.b;
     c[i] = r.c;
@@ -152,12 +172,11 @@ __device__ __forceinline__ void rpts_top(const RptsLevel<T> &L, int G, int g) {
       d[i + 1] = td - f * d[i + 1];
     }
   }
-  T *x = L.x + g;
   T x1 = d[n - 1] / b[n - 1], x2 = 0;
-  x[(size_t)(n - 1) * G] = x1;
+  L.x[rpts_xidx<T, M>(L, G, g, n - 1)] = x1;
   for (int i = n - 2; i >= 0; --i) {
     const T xi = (d[i] - c[i] * x1 - du2[i] * x2) / b[i];
-    x[(size_t)i * G] = xi;
+    L.x[rpts_xidx<T, M>(L, G, g, i)] = xi;
     x2 = x1;
     x1 = xi;
   }

@@ -2,20 +2,26 @@
  * inside partitions of kRptsM rows (rpts.cuh), several threads a system.
  *
  * rpts_tile: a block takes G systems (G * P threads, P = ceil(n / M)
- * partitions a system).  Its threads copy a, b, c, d into shared memory
- * (the layout of lu_tile: [row][operand][system], pitch 4G + 1, a system's
- * rows across threads where they are unit-stride, else a row's systems),
- * then every level's partitions are reduced by one thread each (coarse
- * rows in shared memory), the top level (<= kRptsTop rows) is solved by one
- * thread, the interiors are recomputed level by level into the x tile, and
+ * partitions a system; thread t: system t mod G, partition t / G).  Its
+ * threads copy a, b, c, d into shared memory with asynchronous element
+ * copies (a system's rows across threads where they are unit-stride, else
+ * a row's systems: coalesced either way) in the partition-major layout of
+ * rpts.cuh; then every level's partitions are reduced by one thread each
+ * (the coarse rows in shared memory), the top level (<= kRptsTop rows) is
+ * solved by one thread, the interiors are recomputed level by level, and
  * each system is checked from the tile: every x finite and max |A x - d| <=
- * kRptsTau eps (||A|| ||x|| + ||d||).  Accepted systems get x and info 0;
- * rejected ones are left untouched with info 1, and a second launch on the
- * same stream (lu_scalar.cu's RESOLVE kernels: they solve exactly the
- * systems whose info is not 0) solves them by ?gtsv's elimination, which
- * also gives LAPACK's zero-pivot codes.  Without a caller info array the
- * flags live in the workspace.  No host synchronisation: graph-capturable.
- * Global traffic of an accepted system: 5 words a row. */
+ * kRptsTau eps (||A|| ||x|| + ||d||).  A system that fails takes one step
+ * of iterative refinement on the tile (r = d - A x replaces d, A e = r by
+ * the same solve, x += e, the check on r - A e); still failing, it is left
+ * untouched with info 1, and a second launch on the same stream
+ * (lu_scalar.cu's RESOLVE kernels: they solve exactly the systems whose
+ * info is not 0) solves it by ?gtsv's elimination, which also gives
+ * LAPACK's zero-pivot codes.  Accepted systems get x and info 0.  Without a
+ * caller info array the flags live in the workspace.  No host
+ * synchronisation: graph-capturable.  Global traffic of an accepted system:
+ * 5 words a row (plus one read of its info by the second launch).
+ * The arithmetic is the host model's (tests/cuda/rpts_model_t.h), whose
+ * table on the matrix collection is in docs/perf-log.md. */
 #include "cuda_pivot.h"
 #include "lu.cuh"
 #include "rpts.cuh"
@@ -44,12 +50,13 @@ __host__ __device__ inline size_t rpts_head_bytes(int G) {
   return ((size_t)9 * G * sizeof(int64_t) + (size_t)G * sizeof(int) + 15) & ~(size_t)15;
 }
 
-/* shared memory of a block: head, the tile, the x tile, the coarse levels */
+/* shared memory of a block: the head, then every level's rows (4 M planes
+ * of S elements) and x (M planes): 5 M S elements a level (rpts.cuh) */
 __host__ __device__ inline size_t rpts_smem_bytes(int n, int G, size_t es) {
   int nl[kRptsMaxLevels];
   const int L = rpts_levels(n, nl);
-  size_t e = (size_t)n * (4 * G + 1) + (size_t)n * G;
-  for (int l = 1; l <= L; ++l) e += (size_t)nl[l] * 5 * G;
+  size_t e = 0;
+  for (int l = 0; l <= L; ++l) e += (size_t)5 * kRptsM * rpts_stride(nl[l], kRptsM, G);
   return rpts_head_bytes(G) + e * es;
 }
 
@@ -62,38 +69,85 @@ __device__ __forceinline__ double rpts_get(const unsigned long long *slot) {
   return __longlong_as_double((long long)*slot);
 }
 
+/* fmax that keeps a NaN (a non-finite residual or x is not accepted) */
+__device__ __forceinline__ double rpts_fmax(double m, double v) {
+  return v <= m ? m : v;
+}
+
+/* the acceptance rule of system t from the block's maxima (rpts_model.h):
+ * max |r| <= kRptsTau eps (||A|| ||x|| + ||d||), x and the bound finite in
+ * the element type */
+template <typename T>
+__device__ __forceinline__ bool rpts_accept(const unsigned long long *red, int G, int t) {
+  const double eps = sizeof(T) == 8 ? DBL_EPSILON : FLT_EPSILON;
+  const double r = rpts_get(&red[t]), xm = rpts_get(&red[2 * G + t]);
+  const double bound = rpts_get(&red[G + t]) * xm + rpts_get(&red[3 * G + t]);
+  return isfinite((T)xm) && isfinite((T)bound) && r <= kRptsTau * eps * bound;
+}
+
+/* system t's verdict: info 0 (accepted, x stored) or 1 (the exact second
+ * launch solves it; its x is not stored here) */
+__device__ __forceinline__ void rpts_finish(int *flag, int32_t *info, int64_t s0, int t, bool ok) {
+  if (flag[t] && info) info[s0 + t] = ok ? 0 : 1;
+  flag[t] = flag[t] && ok;
+}
+
+/* every level's reduction, the top, the recomputation of the levels >= 1
+ * (level 0's is the caller's); ends synchronised */
+template <typename T>
+__device__ __forceinline__ void rpts_solve_coarse(const RptsLevel<T> *lv, int L, int G, int g, int pp) {
+  for (int l = 0; l < L; ++l) {
+    if (pp < lv[l].P) rpts_reduce<T, kRptsM>(lv[l], lv[l + 1], G, g, pp);
+    __syncthreads();
+  }
+  if (pp == 0) rpts_top<T, kRptsM>(lv[L], G, g);
+  __syncthreads();
+  for (int l = L - 1; l >= 1; --l) {
+    if (pp < lv[l].P) {
+      T x[kRptsM], xp, xn;
+      rpts_substitute<T, kRptsM>(lv[l], lv[l + 1], G, g, pp, x, xp, xn);
+#pragma unroll
+      for (int j = 0; j < kRptsM; ++j)
+        if (pp * kRptsM + j < lv[l].n) lv[l].x[rpts_xidx<T, kRptsM>(lv[l], G, g, pp * kRptsM + j)] = x[j];
+    }
+    __syncthreads();
+  }
+}
+
 template <typename T>
 __global__ void __launch_bounds__(kRptsMaxThreads) rpts_tile(LuParams p, int32_t *info) {
+  constexpr int M = kRptsM;
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  const int G = p.G, logG = p.logG, pitch = p.P;
+  const int G = p.G, logG = p.logG;
   const int n = (int)p.n;
   int64_t *so = (int64_t *)smem_raw;
   unsigned long long *red = (unsigned long long *)(so + 5 * G); /* [4][G] */
   int *flag = (int *)(red + 4 * G);
-  T *tile = (T *)(smem_raw + rpts_head_bytes(G));
+  T *base = (T *)(smem_raw + rpts_head_bytes(G));
   /* the levels' descriptors, in shared memory (indexed at run time) */
   __shared__ RptsLevel<T> lv[kRptsMaxLevels];
   __shared__ int nlev;
+  __shared__ int refine[32]; /* [G]: this system takes the refinement step */
   const int t = threadIdx.x, nt = blockDim.x;
   if (t == 0) {
     int nl[kRptsMaxLevels];
     const int L = rpts_levels(n, nl);
-    T *mem = tile + (size_t)n * pitch;
-    lv[0] = RptsLevel<T>{tile, mem, pitch, n, L > 0 ? (n + kRptsM - 1) / kRptsM : 0};
-    mem += (size_t)n * G;
-    for (int l = 1; l <= L; ++l) {
-      lv[l] = RptsLevel<T>{mem, mem + (size_t)nl[l] * 4 * G, 4 * G, nl[l],
-                           l < L ? (nl[l] + kRptsM - 1) / kRptsM : 0};
-      mem += (size_t)nl[l] * 5 * G;
+    T *mem = base;
+    for (int l = 0; l <= L; ++l) {
+      const int S = rpts_stride(nl[l], M, G);
+      lv[l] = RptsLevel<T>{mem, mem + (size_t)4 * M * S, S, nl[l], l < L ? (nl[l] + M - 1) / M : 0};
+      mem += (size_t)5 * M * S;
     }
     nlev = L;
   }
-  const int Pt = nt / G, g = t / Pt, pp = t - g * Pt;
+  /* thread t: system g = t mod G, partition pp = t / G */
+  const int Pt = nt >> logG, g = t & (G - 1), pp = t >> logG;
   const int64_t s0 = (int64_t)blockIdx.x * G;
   if (t < G) flag[t] = s0 + t < p.nsys;
   for (int i = t; i < 4 * G; i += nt) red[i] = 0;
   tridi_dev_stage_offsets(p, s0, G, t, so);
   __syncthreads();
+  const RptsLevel<T> L0 = lv[0];
   const uint32_t total = (uint32_t)n * (uint32_t)G;
 #pragma unroll 1
   for (int k = 0; k < 4; ++k) {
@@ -111,48 +165,37 @@ __global__ void __launch_bounds__(kRptsMaxThreads) rpts_tile(LuParams p, int32_t
       }
       /* a_0 and c_{n-1} are never read; past the batch: identity rows */
       if ((k == 0 && r == 0) || (k == 2 && r == (uint32_t)n - 1)) continue;
-      if (flag[gg])
-        cp_async_elem(&tile[(size_t)r * pitch + k * G + gg], src + so[k * G + gg] + (int64_t)r * as);
-      else
-        tile[(size_t)r * pitch + k * G + gg] = k == 1 ? (T)1 : (T)0;
+      T *dst = L0.rows + rpts_idx<T, M>(L0, G, (int)gg, (int)r, k);
+      if (flag[gg]) cp_async_elem(dst, src + so[k * G + gg] + (int64_t)r * as);
+      else *dst = k == 1 ? (T)1 : (T)0;
     }
   }
   cp_async_commit();
   cp_async_wait_prev0();
   __syncthreads();
-  /* reduction, top, recomputation */
+  /* reduction, top, recomputation, the acceptance check from the tile */
   const int L = nlev;
-  for (int l = 0; l < L; ++l) {
-    if (pp < lv[l].P) rpts_reduce<T, kRptsM>(lv[l], lv[l + 1], G, g, pp);
-    __syncthreads();
-  }
-  if (pp == 0) rpts_top<T>(lv[L], G, g);
-  __syncthreads();
-  for (int l = L - 1; l >= 0; --l) {
-    if (pp < lv[l].P) {
-      T x[kRptsM], xp, xn;
-      rpts_substitute<T, kRptsM>(lv[l], lv[l + 1], G, g, pp, x, xp, xn);
+  rpts_solve_coarse<T>(lv, L, G, g, pp);
+  if (pp < L0.P) {
+    T x[M], xp, xn;
+    rpts_substitute<T, M>(L0, lv[1], G, g, pp, x, xp, xn);
 #pragma unroll
-      for (int j = 0; j < kRptsM; ++j)
-        if (pp * kRptsM + j < lv[l].n) lv[l].x[(size_t)(pp * kRptsM + j) * G + g] = x[j];
-    }
-    __syncthreads();
+    for (int j = 0; j < M; ++j)
+      if (pp * M + j < n) L0.x[rpts_xidx<T, M>(L0, G, g, pp * M + j)] = x[j];
   }
-  /* the acceptance check from the tile */
+  __syncthreads();
   {
     double rmax = 0, amax = 0, xmax = 0, dmax = 0;
-    const T *X = lv[0].x + g;
     for (int i = pp; i < n; i += Pt) {
-      const RptsRow<T> R = rpts_row(lv[0], G, g, i);
-      const T xm = i > 0 ? X[(size_t)(i - 1) * G] : (T)0, xi = X[(size_t)i * G];
-      const T xq = i < n - 1 ? X[(size_t)(i + 1) * G] : (T)0;
+      const RptsRow<T> R = rpts_row<T, M>(L0, G, g, i);
+      const T xm = i > 0 ? L0.x[rpts_xidx<T, M>(L0, G, g, i - 1)] : (T)0;
+      const T xi = L0.x[rpts_xidx<T, M>(L0, G, g, i)];
+      const T xq = i < n - 1 ? L0.x[rpts_xidx<T, M>(L0, G, g, i + 1)] : (T)0;
       const T res = ((R.a * xm + R.b * xi) + R.c * xq) - R.d;
       const T s = (fabs(R.a) + fabs(R.b)) + fabs(R.c);
-      rmax = fmax(rmax, (double)fabs(res));
-      if (!(fabs(res) <= fabs(res))) rmax = (double)NAN;
+      rmax = rpts_fmax(rmax, (double)fabs(res));
       amax = fmax(amax, (double)s);
-      xmax = fmax(xmax, (double)fabs(xi));
-      if (!(fabs(xi) <= fabs(xi))) xmax = (double)NAN;
+      xmax = rpts_fmax(xmax, (double)fabs(xi));
       dmax = fmax(dmax, (double)fabs(R.d));
     }
     rpts_max(&red[g], rmax);
@@ -161,15 +204,55 @@ __global__ void __launch_bounds__(kRptsMaxThreads) rpts_tile(LuParams p, int32_t
     rpts_max(&red[3 * G + g], dmax);
   }
   __syncthreads();
+  int want = 0;
   if (t < G) {
-    const double eps = sizeof(T) == 8 ? DBL_EPSILON : FLT_EPSILON;
-    const double r = rpts_get(&red[t]), xm = rpts_get(&red[2 * G + t]);
-    /* the bound in the element type's range: beyond it, not accepted */
-    const double bound = rpts_get(&red[G + t]) * xm + rpts_get(&red[3 * G + t]);
-    const T tb = (T)bound;
-    const bool ok = isfinite(xm) && isfinite(tb) && r <= kRptsTau * eps * bound;
-    if (flag[t] && info) info[s0 + t] = ok ? 0 : 1;
-    flag[t] = flag[t] && ok;
+    const bool ok = rpts_accept<T>(red, G, t);
+    refine[t] = flag[t] && !ok && L > 0;
+    want = refine[t];
+    if (!refine[t]) rpts_finish(flag, info, s0, t, ok);
+  }
+  /* one step of refinement on the tile for the systems not accepted:
+   * r = d - A x into the tile's d, A e = r, x += e, the check on r - A e */
+  if (__syncthreads_or(want)) {
+    if (refine[g]) { /* row i's d is read and written by its thread only */
+      for (int i = pp; i < n; i += Pt) {
+        const RptsRow<T> R = rpts_row<T, M>(L0, G, g, i);
+        const T xm = i > 0 ? L0.x[rpts_xidx<T, M>(L0, G, g, i - 1)] : (T)0;
+        const T xi = L0.x[rpts_xidx<T, M>(L0, G, g, i)];
+        const T xq = i < n - 1 ? L0.x[rpts_xidx<T, M>(L0, G, g, i + 1)] : (T)0;
+        L0.rows[rpts_idx<T, M>(L0, G, g, i, 3)] = R.d - ((R.a * xm + R.b * xi) + R.c * xq);
+      }
+    }
+    if (t < G && refine[t]) {
+      red[t] = 0;
+      red[2 * G + t] = 0;
+    }
+    __syncthreads();
+    rpts_solve_coarse<T>(lv, L, G, g, pp);
+    if (pp < L0.P && refine[g]) {
+      T e[M], ep, en;
+      rpts_substitute<T, M>(L0, lv[1], G, g, pp, e, ep, en);
+      double rmax = 0, xmax = 0;
+#pragma unroll
+      for (int j = 0; j < M; ++j) {
+        const int i = pp * M + j;
+        if (i < n) {
+          const RptsRow<T> R = rpts_row<T, M>(L0, G, g, i); /* R.d: r_i */
+          const T em = j > 0 ? e[j > 0 ? j - 1 : 0] : ep;
+          const T eq = j < M - 1 ? e[j < M - 1 ? j + 1 : j] : en;
+          const T res = R.d - ((R.a * em + R.b * e[j]) + R.c * eq);
+          T *xi = L0.x + rpts_xidx<T, M>(L0, G, g, i);
+          const T xnew = *xi + e[j];
+          *xi = xnew;
+          rmax = rpts_fmax(rmax, (double)fabs(res));
+          xmax = rpts_fmax(xmax, (double)fabs(xnew));
+        }
+      }
+      rpts_max(&red[g], rmax);
+      rpts_max(&red[2 * G + g], xmax);
+    }
+    __syncthreads();
+    if (t < G && refine[t]) rpts_finish(flag, info, s0, t, rpts_accept<T>(red, G, t));
   }
   __syncthreads();
   T *Xg = (T *)p.op[4];
@@ -184,7 +267,7 @@ __global__ void __launch_bounds__(kRptsMaxThreads) rpts_tile(LuParams p, int32_t
       r = e >> logG;
       gg = e & (G - 1);
     }
-    if (flag[gg]) Xg[so[4 * G + gg] + (int64_t)r * xs] = lv[0].x[(size_t)r * G + gg];
+    if (flag[gg]) Xg[so[4 * G + gg] + (int64_t)r * xs] = L0.x[rpts_xidx<T, M>(L0, G, (int)gg, (int)r)];
   }
 }
 
@@ -206,16 +289,23 @@ tridi_status rpts_plan(const struct tridi_plan_s *plan, RptsPlan *rp, bool *fits
   cudaDeviceProp prop;
   cudaError_t e = cudaGetDeviceProperties(&prop, plan->device);
   if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaGetDeviceProperties");
+  const void *fn = f64 ? (const void *)rpts_tile<double> : (const void *)rpts_tile<float>;
+  cudaFuncAttributes fa;
+  e = cudaFuncGetAttributes(&fa, fn);
+  if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncGetAttributes");
+  /* what a block may opt in to, less the kernel's static shared memory */
+  const size_t smax = prop.sharedMemPerBlockOptin - fa.sharedSizeBytes;
   const int n = (int)L->n;
   int nl[kRptsMaxLevels];
   const int lev = rpts_levels(n, nl);
   const int P = lev > 0 ? (n + kRptsM - 1) / kRptsM : 1;
   int G = 1;
-  while (G < 32 && 2 * G * P <= 256 && rpts_smem_bytes(n, 2 * G, es) <= prop.sharedMemPerBlockOptin) G *= 2;
+  while (G < 32 && 2 * G * P <= 256 && rpts_smem_bytes(n, 2 * G, es) <= smax) G *= 2;
   const size_t smem = rpts_smem_bytes(n, G, es);
-  if (smem > prop.sharedMemPerBlockOptin || G * P > kRptsMaxThreads) return TRIDI_SUCCESS;
-  const void *fn = f64 ? (const void *)rpts_tile<double> : (const void *)rpts_tile<float>;
-  e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)prop.sharedMemPerBlockOptin);
+  if (smem > smax || G * P > kRptsMaxThreads) return TRIDI_SUCCESS;
+  /* the largest dynamic shared memory, whatever this plan uses (plans of
+   * other n share the kernel) */
+  e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smax);
   if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
   rp->G = G;
   rp->P = P;
@@ -291,7 +381,6 @@ extern "C" tridi_status tridi_cuda_rpts_execute(const struct tridi_plan_s *plan,
   p.nsys = L->nsys;
   p.G = rp->G;
   p.logG = ilog2_(rp->G);
-  p.P = 4 * rp->G + 1;
   p.rowsfast = rp->rowsfast;
   p.ndiv = make_fastdiv((uint32_t)L->n);
   const unsigned grid = (unsigned)((L->nsys + rp->G - 1) / rp->G);
