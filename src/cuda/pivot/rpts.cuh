@@ -11,6 +11,14 @@
 
 #include <stdint.h>
 
+/* the functions below also build for the host (the emulation check of the
+ * kernel against the host model): unroll only in device code */
+#ifdef __CUDA_ARCH__
+#define RPTS_UNROLL _Pragma("unroll")
+#else
+#define RPTS_UNROLL
+#endif
+
 namespace tridi_cuda {
 
 /* the partition size (every level) and the one-thread top level's limit */
@@ -84,11 +92,11 @@ template <typename T, int M>
 __host__ __device__ __forceinline__ void rpts_reduce(const RptsLevel<T> &L, const RptsLevel<T> &C, int G, int g,
                                             int p) {
   RptsRow<T> R[M];
-#pragma unroll
+RPTS_UNROLL
   for (int j = 0; j < M; ++j) R[j] = rpts_row<T, M>(L, G, g, p * M + j);
   T s0 = R[1].a, s1 = R[1].b, s2 = R[1].c, sd = R[1].d;
   T u0 = R[M - 2].c, u1 = R[M - 2].b, u2 = R[M - 2].a, ud = R[M - 2].d;
-#pragma unroll
+RPTS_UNROLL
   for (int j = 2; j < M; ++j) {
     rpts_step(s0, s1, s2, sd, R[j].a, R[j].b, R[j].c, R[j].d);
     const int k = M - 1 - j;
@@ -112,7 +120,7 @@ template <typename T, int M>
 __host__ __device__ __forceinline__ void rpts_substitute(const RptsLevel<T> &L, const RptsLevel<T> &C, int G, int g,
                                                 int p, T (&x)[M], T &xp, T &xn) {
   RptsRow<T> R[M];
-#pragma unroll
+RPTS_UNROLL
   for (int j = 0; j < M; ++j) R[j] = rpts_row<T, M>(L, G, g, p * M + j);
   xp = p > 0 ? C.x[rpts_xidx<T, M>(C, G, g, 2 * p - 1)] : (T)0;
   xn = p < L.P - 1 ? C.x[rpts_xidx<T, M>(C, G, g, 2 * p + 2)] : (T)0;
@@ -120,7 +128,7 @@ __host__ __device__ __forceinline__ void rpts_substitute(const RptsLevel<T> &L, 
   x[M - 1] = C.x[rpts_xidx<T, M>(C, G, g, 2 * p + 1)];
   T q1[M], q2[M], q3[M], qd[M];
   T s0 = 0, s1 = R[1].b, s2 = R[1].c, sd = R[1].d - R[1].a * x[0];
-#pragma unroll
+RPTS_UNROLL
   for (int j = 2; j < M - 1; ++j) {
     const T t1 = s1, t2 = s2, td = sd;
     const bool sw = rpts_step(s0, s1, s2, sd, R[j].a, R[j].b, R[j].c, R[j].d);
@@ -132,7 +140,7 @@ __host__ __device__ __forceinline__ void rpts_substitute(const RptsLevel<T> &L, 
   const bool last = fabs(R[M - 1].a) > fabs(s1);
   x[M - 2] = last ? (R[M - 1].d - R[M - 1].b * x[M - 1] - R[M - 1].c * xn) / R[M - 1].a
                   : (sd - s2 * x[M - 1]) / s1;
-#pragma unroll
+RPTS_UNROLL
   for (int k = M - 3; k >= 1; --k) x[k] = (qd[k] - q2[k] * x[k + 1] - q3[k] * x[k + 2]) / q1[k];
   if (M > 3 && fabs(R[0].c) > fabs(q1[1])) x[1] = (R[0].d - R[0].a * xp - R[0].b * x[0]) / R[0].c;
 }
