@@ -36,6 +36,10 @@ namespace {
 
 constexpr int kRptsMaxThreads = 512; /* 128 registers a thread */
 constexpr int kRptsMaxN = kRptsM * kRptsMaxThreads;
+/* a bound on rpts_tile's static shared memory (the level descriptors,
+ * refine[32]: 400 bytes by ptxas for sm_90) and the 1 KiB a block the
+ * system reserves, which tools such as cuobjdump count with it */
+constexpr size_t kRptsStatic = 2048;
 
 struct RptsPlan {
   LuPlan fb;      /* the exact second pass (RESOLVE) */
@@ -290,11 +294,8 @@ tridi_status rpts_plan(const struct tridi_plan_s *plan, RptsPlan *rp, bool *fits
   cudaError_t e = cudaGetDeviceProperties(&prop, plan->device);
   if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaGetDeviceProperties");
   const void *fn = f64 ? (const void *)rpts_tile<double> : (const void *)rpts_tile<float>;
-  cudaFuncAttributes fa;
-  e = cudaFuncGetAttributes(&fa, fn);
-  if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncGetAttributes");
   /* what a block may opt in to, less the kernel's static shared memory */
-  const size_t smax = prop.sharedMemPerBlockOptin - fa.sharedSizeBytes;
+  const size_t smax = prop.sharedMemPerBlockOptin - kRptsStatic;
   const int n = (int)L->n;
   int nl[kRptsMaxLevels];
   const int lev = rpts_levels(n, nl);
@@ -332,9 +333,14 @@ extern "C" const char *tridi_cuda_rpts_applies(const struct tridi_plan_s *plan) 
   const tridi_layout *L = &plan->lay;
   if (L->n < 2) return "n < 2";
   if (L->n > kRptsMaxN) return "n above the partitioned tile's limit (4096)";
-  /* the shared memory of one system a block (the device's opt-in limit is
-   * checked at plan time; 227 KiB on the H100/H200) */
-  if (rpts_smem_bytes((int)L->n, 1, plan->esize) > (size_t)227 * 1024)
+  /* the shared memory of one system a block against the device's opt-in
+   * limit (227 KiB on the H100/H200: every n; less elsewhere) */
+  int optin = 0;
+  if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, plan->device) != cudaSuccess) {
+    (void)cudaGetLastError(); /* not sticky: leave no error behind */
+    return "the device's shared-memory limit could not be queried";
+  }
+  if (rpts_smem_bytes((int)L->n, 1, plan->esize) + kRptsStatic > (size_t)optin)
     return "the tile of one system does not fit in shared memory";
   return NULL;
 }
