@@ -1,5 +1,8 @@
-/* The CUDA pivoting solver (cuda_lu_partial) and TRIDI_PIVOT_AUTO's second
- * pass on the CUDA backend, on the device mirror of the harness's problems
+/* The CUDA pivoting solvers (cuda_lu_partition where it applies, n = 2 ..
+ * 4096, else cuda_lu_partial: both are TRIDI_ALG_LU_PARTIAL, so the groups
+ * below that force it run the partitioned row and its exact fallback for
+ * most n) and TRIDI_PIVOT_AUTO's second pass (cuda_lu_partial's kernels) on
+ * the CUDA backend, on the device mirror of the harness's problems
  * (tt_dev.h); every solve is judged by tt_problem_check: inputs and padding
  * untouched, x written exactly where described, residual and info against
  * the reference pivoting solver (tt_problem_use_plan).
@@ -19,7 +22,11 @@
  *                      (first pivot 1e-20); skipped, saying so, where the
  *                      CUDA kernels do not flag growth;
  *   gpu_auto_graph     an AUTO execute captured into a CUDA graph and
- *                      replayed. */
+ *                      replayed;
+ *   gpu_partition      cuda_lu_partition chosen for n = 2 .. 4096, the
+ *                      collection on every layout, f32/f64, backward error
+ *                      within 10x of ?gtsv's, with and without info, some
+ *                      executes in a graph. */
 #include "matgen_problem.h"
 #include "tt_dev.h"
 #include "tt_variable.h"
@@ -254,6 +261,104 @@ static void gpu_lu_breakdown(void **state) {
   tt_assert_no_failures();
 }
 
+/* ---- the partitioned row (cuda_lu_partition) ------------------------------ */
+
+/* The kernel name of P's plan under o ("" when planning failed). */
+static void plan_kernel(const tt_problem *P, const tridi_options *o, char *buf, size_t len) {
+  buf[0] = 0;
+  tridi_plan plan = NULL;
+  if (tt_problem_plan(P, o, &plan) != TRIDI_SUCCESS) return;
+  tridi_plan_info pi;
+  memset(&pi, 0, sizeof pi);
+  pi.struct_size = sizeof pi;
+  tridi_plan_get_info(plan, &pi);
+  snprintf(buf, len, "%s", pi.kernel);
+  tridi_plan_destroy(plan);
+}
+
+/* Every system LAPACK solved: backward error of the GPU's x (as downloaded
+ * into P) within 10 max(?gtsv's backward error, eps) (docs/accuracy.md). */
+static long partition_berr(const tt_problem *P, const char *what) {
+  long f = 0;
+  const double eps = P->es == 4 ? FLT_EPSILON : DBL_EPSILON;
+  for (int64_t s = 0; s < P->nsys; ++s) {
+    const int64_t n = P->sys[s].n;
+    if (n == 0 || P->lap_info[s] != 0) continue;
+    double *v = malloc(sizeof(double) * 6 * (size_t)n);
+    if (!v) {
+      tt_fail("%s: out of memory", what);
+      return f + 1;
+    }
+    double *a = v, *b = v + n, *c = v + 2 * n, *d = v + 3 * n, *x = v + 4 * n, *xl = v + 5 * n;
+    for (int64_t i = 0; i < n; ++i) {
+      a[i] = i > 0 ? tt_problem_get_orig(P, TT_A, s, i) : 0;
+      b[i] = tt_problem_get_orig(P, TT_B, s, i);
+      c[i] = i < n - 1 ? tt_problem_get_orig(P, TT_C, s, i) : 0;
+      d[i] = tt_problem_get_orig(P, TT_D, s, i);
+      x[i] = tt_problem_get_x(P, s, i);
+      xl[i] = tt_problem_xlap(P, s, i);
+    }
+    const double be = mg_backward_error(n, a, b, c, d, x), bl = mg_backward_error(n, a, b, c, d, xl);
+    if (!(be <= 10 * fmax(bl, eps))) {
+      tt_fail("%s: system %" PRId64 " (n = %" PRId64 "): backward error %.3g, ?gtsv %.3g", what, s, n, be, bl);
+      ++f;
+    }
+    free(v);
+  }
+  return f;
+}
+
+/* The partitioned row on the collection (family s mod mg_count; the dense
+ * randsvd ones only to n = 1000, uniform instead above), every layout but
+ * the broadcast matrix, f32/f64, n = 2 .. 4096 across the level structure
+ * (one-thread top only, one partition, one level, several): the plan takes
+ * cuda_lu_partition, the harness's checks (residual, info against the
+ * reference, inputs and padding untouched), the backward error within 10x
+ * of ?gtsv's; with and without the caller's info (the fallback's flags
+ * then live in the workspace), and some executes captured in a graph. */
+static void gpu_partition(void **state) {
+  (void)state;
+  SKIP_WITHOUT_GPU();
+  static const int64_t ns[] = {2, 3, 31, 32, 33, 100, 1000, 4096};
+  static const lay_kind lays[] = {L_CONTIG, L_INTERLEAVED, L_STRIDED, L_MIDDLE, L_INPLACE};
+  const tridi_options o = cuda_opts(TRIDI_ALG_LU_PARTIAL);
+  const mg_matrix *uni = mg_by_name("uniform"), *tiny = mg_by_name("tiny_first_pivot");
+  if (!uni || !tiny) fail_msg("the collection has no uniform or tiny_first_pivot family");
+  uint64_t k = 0;
+  for (int t = 0; t < 2; ++t)
+    for (size_t l = 0; l < sizeof lays / sizeof lays[0]; ++l)
+      for (size_t i = 0; i < sizeof ns / sizeof ns[0]; ++i) {
+        const int64_t n = ns[i];
+        tt_rng r;
+        tt_rng_init(&r, tt_case_seed("gpu_partition", k));
+        tt_layout L;
+        make_layout(&L, lays[l], t ? TRIDI_F64 : TRIDI_F32, n, 2 * mg_count, &r);
+        tt_problem P;
+        const uint64_t kk = k++;
+        if (tt_problem_init(&P, &L, tt_case_seed("gpu_partition_p", kk), NULL)) continue;
+        for (int64_t s = 0; s < P.nsys; ++s) {
+          const mg_matrix *m = &mg_matrices[s % mg_count];
+          if ((m->props & MG_DENSE) && n > 1000) m = uni;
+          (void)tt_problem_set_matrix(&P, s, m, tt_case_seed("gpu_partition_m", (uint64_t)s));
+        }
+        P.close_c = INFINITY;
+        tt_problem_oracle(&P);
+        /* as gpu_lu_collection: a member the pivoting oracle did not solve
+         * becomes tiny_first_pivot (breakdown codes: gpu_lu_breakdown) */
+        for (int64_t s = 0; s < P.nsys; ++s)
+          if (P.piv_info[s] != 0) (void)tt_problem_set_matrix(&P, s, tiny, (uint64_t)s);
+        tt_problem_oracle(&P);
+        char kern[128], where[200];
+        plan_kernel(&P, &o, kern, sizeof kern);
+        snprintf(where, sizeof where, "partition %s n %" PRId64 " %s", lay_name[lays[l]], n, t ? "f64" : "f32");
+        if (strncmp(kern, "cuda_lu_partition_", 18) != 0) tt_fail("%s: kernel %s, not cuda_lu_partition", where, kern);
+        run_gpu(&P, &o, (int)(kk & 1), kk % 4 == 3, where);
+        partition_berr(&P, where);
+        tt_problem_free(&P);
+      }
+  tt_assert_no_failures();
+}
+
 /* ---- TRIDI_PIVOT_AUTO's second pass ---------------------------------------- */
 
 /* Systems 1 mod 3 have a zero first pivot (b_0 = 0, the rest dominant: the
@@ -403,6 +508,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(gpu_lu_layouts), cmocka_unit_test(gpu_lu_collection),
       cmocka_unit_test(gpu_lu_breakdown), cmocka_unit_test(gpu_auto),
       cmocka_unit_test(gpu_auto_growth), cmocka_unit_test(gpu_auto_graph),
+      cmocka_unit_test(gpu_partition),
   };
   const int rc = TT_RUN_GROUP(tests, argc, argv);
   if (!g_have_gpu) {

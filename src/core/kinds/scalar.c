@@ -277,6 +277,13 @@ static const tridi_solver scalar_solvers[] = {
      tridi_cuda_alg_applies, tridi_cuda_alg_init, tridi_cuda_alg_execute, tridi_cuda_alg_destroy},
     {"cuda_cr_rd", TRIDI_BACKEND_CUDA, TRIDI_ALG_CR_RD, TRIDI_RANK_EXPLICIT,
      tridi_cuda_alg_applies, tridi_cuda_alg_init, tridi_cuda_alg_execute, tridi_cuda_alg_destroy},
+    /* CUDA, pivoting (pivot = partial), first where it applies (n <= 4096
+     * and the tile fits): partitioned elimination with partial pivoting
+     * inside partitions, several threads a system, systems that fail its
+     * residual check solved again by cuda_lu_partial's exact kernel
+     * (src/cuda/pivot/rpts_scalar.cu). */
+    {"cuda_lu_partition", TRIDI_BACKEND_CUDA, TRIDI_ALG_LU_PARTIAL, 0, tridi_cuda_rpts_applies,
+     tridi_cuda_rpts_init, tridi_cuda_rpts_execute, tridi_cuda_rpts_destroy},
     /* CUDA, pivoting (pivot = partial): LAPACK ?gtsv's elimination, one
      * thread a system, a tile of systems in shared memory while it fits
      * (src/cuda/pivot/lu_scalar.cu). */

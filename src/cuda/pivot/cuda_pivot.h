@@ -19,6 +19,16 @@ tridi_status tridi_cuda_lu_init(struct tridi_plan_s *plan);
 tridi_status tridi_cuda_lu_execute(const struct tridi_plan_s *plan, const tridi_args *args);
 void tridi_cuda_lu_destroy(struct tridi_plan_s *plan);
 
+/* The cuda_lu_partition row (scalar kind, rpts_scalar.cu): partitioned
+ * elimination with partial pivoting inside partitions, several threads a
+ * system, one block a tile of systems (n up to 4096 where the tile fits);
+ * systems it does not accept are solved again by cuda_lu_partial's exact
+ * kernel in a second launch on the same stream. */
+const char *tridi_cuda_rpts_applies(const struct tridi_plan_s *plan);
+tridi_status tridi_cuda_rpts_init(struct tridi_plan_s *plan);
+tridi_status tridi_cuda_rpts_execute(const struct tridi_plan_s *plan, const tridi_args *args);
+void tridi_cuda_rpts_destroy(struct tridi_plan_s *plan);
+
 /* The CUDA backend's second pass (pass.cu; tridi_backend_ops.pass_*):
  * scalar and variable kinds. */
 tridi_status tridi_cuda_pass_init(struct tridi_plan_s *plan, int *available);
