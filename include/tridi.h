@@ -804,7 +804,8 @@ typedef struct tridi_fft_plan_s *tridi_fft_plan;
  * @param opts        options and layout, or NULL for the defaults
  * @return TRIDI_SUCCESS, TRIDI_ERR_NULL_POINTER (plan),
  *         TRIDI_ERR_INVALID_DTYPE (not a dtype), TRIDI_ERR_NOT_SUPPORTED
- *         (a real dtype; n not a power of two), TRIDI_ERR_INVALID_OPTION
+ *         (a real dtype; n not a power of two; CUDA: a pass of more than
+ *         2^31 - 1 blocks), TRIDI_ERR_INVALID_OPTION
  *         (direction, struct_size, backend, threads, device, flags),
  *         TRIDI_ERR_INVALID_SHAPE (n < 1 or above 2^40, batch < 0, or
  *         n * batch above INT64_MAX), TRIDI_ERR_INVALID_STRIDE (a stride

@@ -3,7 +3,6 @@
  * timed with events on one stream, and the GPU's copy bandwidth. */
 #include <cuda_runtime.h>
 #include <cufft.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +39,8 @@ extern "C" const char *bench_fft_cuda_device_name(void) {
 }
 
 __global__ void fft_bench_copy(const float4 *__restrict__ s, float4 *__restrict__ d, size_t n4) {
-  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x)
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4;
+       i += (size_t)gridDim.x * blockDim.x)
     d[i] = s[i];
 }
 
@@ -73,7 +73,8 @@ static double time_ms(F f, int reps, int warmup, cudaStream_t s, double *best) {
 extern "C" double bench_fft_cuda_copy_gbps(size_t bytes, int reps) {
   const size_t half = (bytes / 2 + 255) / 256 * 256;
   void *a = nullptr, *b = nullptr;
-  if (!cuda_ok(cudaMalloc(&a, half), "cudaMalloc") || !cuda_ok(cudaMalloc(&b, half), "cudaMalloc")) {
+  if (!cuda_ok(cudaMalloc(&a, half), "cudaMalloc") ||
+      !cuda_ok(cudaMalloc(&b, half), "cudaMalloc")) {
     cudaFree(a);
     return -1.0;
   }
@@ -83,8 +84,9 @@ extern "C" double bench_fft_cuda_copy_gbps(size_t bytes, int reps) {
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
   const size_t n4 = half / 16;
   double best = 0;
-  const double ms = time_ms([&] { fft_bench_copy<<<sms * 8, 256>>>((const float4 *)a, (float4 *)b, n4); },
-                            reps, 2, 0, &best);
+  const double ms =
+      time_ms([&] { fft_bench_copy<<<sms * 8, 256>>>((const float4 *)a, (float4 *)b, n4); }, reps,
+              2, 0, &best);
   (void)ms;
   cudaFree(a);
   cudaFree(b);
@@ -97,8 +99,10 @@ extern "C" int bench_fft_cuda_run(int64_t n, int64_t batch, tridi_dtype dt, trid
   const size_t bytes = tridi_dtype_size(dt) * (size_t)(n * batch);
   void *din = nullptr, *dout = nullptr;
   cudaStream_t s = nullptr;
-  if (!cuda_ok(cudaSetDevice(device), "cudaSetDevice") || !cuda_ok(cudaStreamCreate(&s), "cudaStreamCreate") ||
-      !cuda_ok(cudaMalloc(&din, bytes), "cudaMalloc") || !cuda_ok(cudaMalloc(&dout, bytes), "cudaMalloc")) {
+  if (!cuda_ok(cudaSetDevice(device), "cudaSetDevice") ||
+      !cuda_ok(cudaStreamCreate(&s), "cudaStreamCreate") ||
+      !cuda_ok(cudaMalloc(&din, bytes), "cudaMalloc") ||
+      !cuda_ok(cudaMalloc(&dout, bytes), "cudaMalloc")) {
     cudaFree(din);
     if (s) cudaStreamDestroy(s);
     res->status = TRIDI_ERR_DEVICE;
@@ -120,10 +124,12 @@ extern "C" int bench_fft_cuda_run(int64_t n, int64_t batch, tridi_dtype dt, trid
     res->threads = 0;
     snprintf(res->kernel, sizeof res->kernel, "%s", info.kernel);
     tridi_status st = TRIDI_SUCCESS;
-    res->ms = time_ms([&] {
-      const tridi_status e = tridi_fft_execute(p, din, dout, s);
-      if (e && !st) st = e;
-    }, reps, warmup, s, &res->ms_min);
+    res->ms = time_ms(
+        [&] {
+          const tridi_status e = tridi_fft_execute(p, din, dout, s);
+          if (e && !st) st = e;
+        },
+        reps, warmup, s, &res->ms_min);
     if (st == TRIDI_SUCCESS && cudaStreamSynchronize(s) != cudaSuccess) st = TRIDI_ERR_DEVICE;
     res->status = st;
     cudaMemcpy(out, dout, bytes, cudaMemcpyDeviceToHost);
@@ -138,18 +144,22 @@ extern "C" int bench_fft_cuda_run(int64_t n, int64_t batch, tridi_dtype dt, trid
     const cufftType type = dt == TRIDI_C32 ? CUFFT_C2C : CUFFT_Z2Z;
     const int sign = dir == TRIDI_FFT_FORWARD ? CUFFT_FORWARD : CUFFT_INVERSE;
     if (n > INT32_MAX || batch > INT32_MAX ||
-        cufftPlanMany(&h, 1, &nn, nullptr, 1, nn, nullptr, 1, nn, type, (int)batch) != CUFFT_SUCCESS) {
+        cufftPlanMany(&h, 1, &nn, nullptr, 1, nn, nullptr, 1, nn, type, (int)batch) !=
+            CUFFT_SUCCESS) {
       res->baseline_failed = 1;
     } else {
       cufftSetStream(h, s);
       cufftResult cr = CUFFT_SUCCESS;
       double best = 0;
-      res->baseline_ms = time_ms([&] {
-        const cufftResult e = dt == TRIDI_C32
-                                  ? cufftExecC2C(h, (cufftComplex *)din, (cufftComplex *)dout, sign)
-                                  : cufftExecZ2Z(h, (cufftDoubleComplex *)din, (cufftDoubleComplex *)dout, sign);
-        if (e != CUFFT_SUCCESS) cr = e;
-      }, reps, warmup, s, &best);
+      res->baseline_ms = time_ms(
+          [&] {
+            const cufftResult e =
+                dt == TRIDI_C32
+                    ? cufftExecC2C(h, (cufftComplex *)din, (cufftComplex *)dout, sign)
+                    : cufftExecZ2Z(h, (cufftDoubleComplex *)din, (cufftDoubleComplex *)dout, sign);
+            if (e != CUFFT_SUCCESS) cr = e;
+          },
+          reps, warmup, s, &best);
       if (cr != CUFFT_SUCCESS) res->baseline_failed = 1;
       cudaMemcpy(base_out, dout, bytes, cudaMemcpyDeviceToHost);
       cufftDestroy(h);

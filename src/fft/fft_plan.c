@@ -2,15 +2,15 @@
  * message), the plan's twiddles and scratch, the execute-time checks (NULL,
  * alignment, overlap, in that order) and the dispatch to the reference / CPU
  * transform (src/ref/fft_ref.c) or the CUDA kernels (src/cuda/fft/). */
-#include "fft_internal.h"
-#include "tridi_internal.h"
-
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "fft_internal.h"
+#include "tridi_internal.h"
 
 /* tridi_fft_options of this release up to `flags`: a smaller struct is
  * refused, a struct without the layout fields gets their defaults. */
@@ -44,14 +44,16 @@ static tridi_status read_options(const tridi_fft_options *o, tridi_fft_options *
   tridi_fft_options_init(eff);
   if (!o) return TRIDI_SUCCESS;
   if (o->struct_size < FFT_OPTIONS_MIN_SIZE)
-    return tridi_set_error(TRIDI_ERR_INVALID_OPTION,
-                           "tridi_fft_plan_create: opts->struct_size = %zu; call tridi_fft_options_init",
-                           o->struct_size);
+    return tridi_set_error(
+        TRIDI_ERR_INVALID_OPTION,
+        "tridi_fft_plan_create: opts->struct_size = %zu; call tridi_fft_options_init",
+        o->struct_size);
   memcpy(eff, o, o->struct_size < sizeof *eff ? o->struct_size : sizeof *eff);
   eff->struct_size = sizeof *eff;
   if (!tridi_backend_valid(eff->backend))
     return tridi_set_error(TRIDI_ERR_INVALID_OPTION,
-                           "tridi_fft_plan_create: opts->backend = %d is unknown", (int)eff->backend);
+                           "tridi_fft_plan_create: opts->backend = %d is unknown",
+                           (int)eff->backend);
   if (eff->num_threads < 0)
     return tridi_set_error(TRIDI_ERR_INVALID_OPTION,
                            "tridi_fft_plan_create: opts->num_threads = %d is negative",
@@ -60,9 +62,9 @@ static tridi_status read_options(const tridi_fft_options *o, tridi_fft_options *
     return tridi_set_error(TRIDI_ERR_INVALID_OPTION,
                            "tridi_fft_plan_create: opts->device = %d is negative", eff->device);
   if (eff->flags != 0)
-    return tridi_set_error(TRIDI_ERR_INVALID_OPTION,
-                           "tridi_fft_plan_create: opts->flags = %#x; no flag is defined yet (must be 0)",
-                           eff->flags);
+    return tridi_set_error(
+        TRIDI_ERR_INVALID_OPTION,
+        "tridi_fft_plan_create: opts->flags = %#x; no flag is defined yet (must be 0)", eff->flags);
   return TRIDI_SUCCESS;
 }
 
@@ -135,8 +137,9 @@ static tridi_status plan_host(struct tridi_fft_plan_s *p) {
   const size_t es = tridi_dtype_size(p->dtype);
   p->twiddles = tridi_aligned_alloc(tridi_ref_fft_twiddle_bytes(p->dtype, p->n));
   if (!p->twiddles)
-    return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_fft_plan_create: cannot allocate the twiddles "
-                                            "(%zu bytes)",
+    return tridi_set_error(TRIDI_ERR_ALLOC,
+                           "tridi_fft_plan_create: cannot allocate the twiddles "
+                           "(%zu bytes)",
                            tridi_ref_fft_twiddle_bytes(p->dtype, p->n));
   tridi_ref_fft_twiddles(p->dtype, p->n, p->twiddles);
   int64_t threads = p->threads;
@@ -152,7 +155,8 @@ static tridi_status plan_host(struct tridi_fft_plan_s *p) {
   if (!p->lock || pthread_mutex_init((pthread_mutex_t *)p->lock, NULL) != 0) {
     free(p->lock);
     p->lock = NULL;
-    return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_fft_plan_create: cannot create the plan's mutex");
+    return tridi_set_error(TRIDI_ERR_ALLOC,
+                           "tridi_fft_plan_create: cannot create the plan's mutex");
   }
   p->passes = tridi_ref_fft_steps(p->log2n);
   snprintf(p->kernel, sizeof p->kernel, "%s_stockham_r4_%s",
@@ -175,9 +179,10 @@ tridi_status tridi_fft_plan_create(tridi_fft_plan *plan, int64_t n, int64_t batc
                            "TRIDI_C64)",
                            fn, tridi_dtype_name(dtype));
   if (direction != TRIDI_FFT_FORWARD && direction != TRIDI_FFT_INVERSE)
-    return tridi_set_error(TRIDI_ERR_INVALID_OPTION,
-                           "%s: direction = %d; use TRIDI_FFT_FORWARD (-1) or TRIDI_FFT_INVERSE (1)",
-                           fn, (int)direction);
+    return tridi_set_error(
+        TRIDI_ERR_INVALID_OPTION,
+        "%s: direction = %d; use TRIDI_FFT_FORWARD (-1) or TRIDI_FFT_INVERSE (1)", fn,
+        (int)direction);
   if (n < 1)
     return tridi_set_error(TRIDI_ERR_INVALID_SHAPE, "%s: n = %lld; a transform has n >= 1 points",
                            fn, (long long)n);
@@ -187,14 +192,14 @@ tridi_status tridi_fft_plan_create(tridi_fft_plan *plan, int64_t n, int64_t batc
   const int log2n = log2_exact(n);
   if (log2n < 0)
     return tridi_set_error(TRIDI_ERR_NOT_SUPPORTED,
-                           "%s: n = %lld is not a power of two (only lengths 2^k are supported)", fn,
-                           (long long)n);
+                           "%s: n = %lld is not a power of two (only lengths 2^k are supported)",
+                           fn, (long long)n);
   if (batch < 0)
     return tridi_set_error(TRIDI_ERR_INVALID_SHAPE, "%s: batch = %lld is negative", fn,
                            (long long)batch);
   if (mul_add(n, batch, 0) < 0)
-    return tridi_set_error(TRIDI_ERR_INVALID_SHAPE, "%s: n * batch = %lld * %lld overflows int64", fn,
-                           (long long)n, (long long)batch);
+    return tridi_set_error(TRIDI_ERR_INVALID_SHAPE, "%s: n * batch = %lld * %lld overflows int64",
+                           fn, (long long)n, (long long)batch);
   tridi_fft_options o;
   tridi_status st = read_options(opts, &o);
   if (st) return st;

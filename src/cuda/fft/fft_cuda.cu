@@ -13,13 +13,13 @@
  * buffer i % 2 of N * batch elements, two where m >= 3, so that in place
  * (in == out) the input is only read by the first pass and the output only
  * written by the last. */
-#include "common/launch.h"
-#include "fft/stockham.cuh"
-#include "fft_internal.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/launch.h"
+#include "fft/stockham.cuh"
+#include "fft_internal.h"
 
 namespace {
 
@@ -66,7 +66,8 @@ cudaError_t launch_pass(const pass_args &a, cudaStream_t s) {
   constexpr int THREADS = TILE / 16;
   const int log_g = __builtin_ctz(TILE) - a.log_r;
   const int64_t blocks = (a.total + ((int64_t)1 << log_g) - 1) >> log_g;
-  const size_t smem = (TILE + (a.log_r ? (1 << a.log_r) / 2 : 1)) * sizeof(typename tridi_fft::cplx<T>::type);
+  const size_t smem =
+      (TILE + (a.log_r ? (1 << a.log_r) / 2 : 1)) * sizeof(typename tridi_fft::cplx<T>::type);
   tridi_fft::stockham_pass<T, TILE, THREADS><<<(unsigned)blocks, THREADS, smem, s>>>(a);
   return cudaGetLastError();
 }
@@ -83,14 +84,21 @@ cudaError_t allow_smem() {
  * dynamic shared memory limit */
 cudaError_t dispatch(tridi_dtype dt, int tile_log2, const pass_args *a, cudaStream_t s) {
   if (dt == TRIDI_C32) switch (tile_log2) {
-      case 12: return a ? launch_pass<float, 4096>(*a, s) : allow_smem<float, 4096>();
-      case 13: return a ? launch_pass<float, 8192>(*a, s) : allow_smem<float, 8192>();
-      case 14: return a ? launch_pass<float, 16384>(*a, s) : allow_smem<float, 16384>();
+      case 12:
+        return a ? launch_pass<float, 4096>(*a, s) : allow_smem<float, 4096>();
+      case 13:
+        return a ? launch_pass<float, 8192>(*a, s) : allow_smem<float, 8192>();
+      case 14:
+        return a ? launch_pass<float, 16384>(*a, s) : allow_smem<float, 16384>();
     }
-  else switch (tile_log2) {
-      case 11: return a ? launch_pass<double, 2048>(*a, s) : allow_smem<double, 2048>();
-      case 12: return a ? launch_pass<double, 4096>(*a, s) : allow_smem<double, 4096>();
-      case 13: return a ? launch_pass<double, 8192>(*a, s) : allow_smem<double, 8192>();
+  else
+    switch (tile_log2) {
+      case 11:
+        return a ? launch_pass<double, 2048>(*a, s) : allow_smem<double, 2048>();
+      case 12:
+        return a ? launch_pass<double, 4096>(*a, s) : allow_smem<double, 4096>();
+      case 13:
+        return a ? launch_pass<double, 8192>(*a, s) : allow_smem<double, 8192>();
     }
   return cudaErrorInvalidValue;
 }
@@ -100,12 +108,15 @@ cudaError_t dispatch(tridi_dtype dt, int tile_log2, const pass_args *a, cudaStre
 extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
   static const char *fn = "tridi_fft_plan_create";
   tridi_cuda::DeviceGuard dg(plan->device);
-  if (dg.err != cudaSuccess) return tridi_cuda::cuda_error(dg.err, "%s: cudaSetDevice(%d)", fn, plan->device);
+  if (dg.err != cudaSuccess)
+    return tridi_cuda::cuda_error(dg.err, "%s: cudaSetDevice(%d)", fn, plan->device);
   int major = 0;
   cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, plan->device);
   if (e != cudaSuccess) return tridi_cuda::cuda_error(e, "%s: cudaDeviceGetAttribute", fn);
   const fft_tuning *t = find_tuning(major, plan->dtype);
-  if (!t) return tridi_set_error(TRIDI_ERR_INTERNAL, "%s: no FFT tuning row for %s", fn, tridi_dtype_name(plan->dtype));
+  if (!t)
+    return tridi_set_error(TRIDI_ERR_INTERNAL, "%s: no FFT tuning row for %s", fn,
+                           tridi_dtype_name(plan->dtype));
   cuda_fft *c = (cuda_fft *)calloc(1, sizeof *c);
   if (!c) return tridi_set_error(TRIDI_ERR_ALLOC, "%s: cannot allocate the CUDA plan", fn);
   plan->cuda = c;
@@ -116,8 +127,8 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
   c->tile_log2 = tile_log2;
   e = dispatch(plan->dtype, tile_log2, nullptr, nullptr);
   if (e != cudaSuccess)
-    return tridi_cuda::cuda_error(e, "%s: the FFT kernel of 2^%d %s elements a block", fn, tile_log2,
-                                  tridi_dtype_name(plan->dtype));
+    return tridi_cuda::cuda_error(e, "%s: the FFT kernel of 2^%d %s elements a block", fn,
+                                  tile_log2, tridi_dtype_name(plan->dtype));
   const int n = plan->log2n;
   if (n <= tile_log2) {
     c->passes = 1;
@@ -126,8 +137,8 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
     const int multi = tile_log2 - t->min_groups_log2;
     const int m = (n + multi - 1) / multi;
     if (m > kMaxPasses)
-      return tridi_set_error(TRIDI_ERR_NOT_SUPPORTED, "%s: n = 2^%d needs %d passes (at most %d)", fn, n, m,
-                             kMaxPasses);
+      return tridi_set_error(TRIDI_ERR_NOT_SUPPORTED, "%s: n = 2^%d needs %d passes (at most %d)",
+                             fn, n, m, kMaxPasses);
     c->passes = m;
     for (int i = 0; i < m; ++i) c->log_r[i] = n / m + (i < n % m ? 1 : 0);
   }
@@ -136,8 +147,9 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
     const int64_t groups = (plan->n >> c->log_r[i]) * plan->batch;
     const int log_g = tile_log2 - c->log_r[i];
     if (((groups + ((int64_t)1 << log_g) - 1) >> log_g) > 0x7fffffffLL)
-      return tridi_set_error(TRIDI_ERR_NOT_SUPPORTED, "%s: n * batch = %lld elements is too large for one launch",
-                             fn, (long long)(plan->n * plan->batch));
+      return tridi_set_error(TRIDI_ERR_NOT_SUPPORTED,
+                             "%s: n * batch = %lld elements is too large for one launch", fn,
+                             (long long)(plan->n * plan->batch));
   }
   const int nbuf = c->passes >= 3 ? 2 : c->passes - 1;
   c->scratch_bytes = (size_t)plan->n * (size_t)plan->batch * tridi_dtype_size(plan->dtype);
@@ -153,12 +165,13 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
   return TRIDI_SUCCESS;
 }
 
-extern "C" tridi_status tridi_cuda_fft_execute(const struct tridi_fft_plan_s *plan, const void *in, void *out,
-                                               void *stream) {
+extern "C" tridi_status tridi_cuda_fft_execute(const struct tridi_fft_plan_s *plan, const void *in,
+                                               void *out, void *stream) {
   static const char *fn = "tridi_fft_execute";
   const cuda_fft *c = (const cuda_fft *)plan->cuda;
   tridi_cuda::DeviceGuard dg(plan->device);
-  if (dg.err != cudaSuccess) return tridi_cuda::cuda_error(dg.err, "%s: cudaSetDevice(%d)", fn, plan->device);
+  if (dg.err != cudaSuccess)
+    return tridi_cuda::cuda_error(dg.err, "%s: cudaSetDevice(%d)", fn, plan->device);
   const cudaStream_t s = (cudaStream_t)stream;
   int log_ns = 0;
   for (int i = 0; i < c->passes; ++i) {
@@ -176,7 +189,8 @@ extern "C" tridi_status tridi_cuda_fft_execute(const struct tridi_fft_plan_s *pl
     a.total = (plan->n >> a.log_r) * plan->batch;
     a.sign = plan->sign;
     const cudaError_t e = dispatch(plan->dtype, c->tile_log2, &a, s);
-    if (e != cudaSuccess) return tridi_cuda::cuda_error(e, "%s: launch of FFT pass %d of %d", fn, i + 1, c->passes);
+    if (e != cudaSuccess)
+      return tridi_cuda::cuda_error(e, "%s: launch of FFT pass %d of %d", fn, i + 1, c->passes);
     log_ns += a.log_r;
   }
   return TRIDI_SUCCESS;

@@ -31,9 +31,16 @@
 
 namespace tridi_fft {
 
-template <class T> struct cplx;
-template <> struct cplx<float> { typedef float2 type; };
-template <> struct cplx<double> { typedef double2 type; };
+template <class T>
+struct cplx;
+template <>
+struct cplx<float> {
+  typedef float2 type;
+};
+template <>
+struct cplx<double> {
+  typedef double2 type;
+};
 
 /* Arguments of one pass (element units; src and dst are never the same
  * array within a pass, except a one-pass plan executed in place). */
@@ -41,15 +48,19 @@ struct pass_args {
   const void *src;
   void *dst;
   int64_t s_stride, s_dist, d_stride, d_dist;
-  int64_t total;  /* groups: batch * N / R */
-  int log_nr;     /* log2(N / R) */
-  int log_r;      /* log2 R */
-  int log_ns;     /* log2 Ns */
-  int sign;       /* -1 forward, +1 inverse */
+  int64_t total; /* groups: batch * N / R */
+  int log_nr;    /* log2(N / R) */
+  int log_r;     /* log2 R */
+  int log_ns;    /* log2 Ns */
+  int sign;      /* -1 forward, +1 inverse */
 };
 
-__device__ __forceinline__ void sincospi_(float x, float *s, float *c) { sincospif(x, s, c); }
-__device__ __forceinline__ void sincospi_(double x, double *s, double *c) { sincospi(x, s, c); }
+__device__ __forceinline__ void sincospi_(float x, float *s, float *c) {
+  sincospif(x, s, c);
+}
+__device__ __forceinline__ void sincospi_(double x, double *s, double *c) {
+  sincospi(x, s, c);
+}
 
 /* w_M^e = exp(sign 2 pi i e / M), M = 2^log_m, 0 <= e < M */
 template <class T>
@@ -66,10 +77,13 @@ __device__ __forceinline__ typename cplx<T>::type twiddle(int64_t e, int log_m, 
  * groups, the group index XOR-ed with the row's low bits so that
  * row-fastest accesses (one transform's run on load and store) fall into
  * distinct banks as well as group-fastest ones. */
-__device__ __forceinline__ int slot(int row, int gl, int G) { return row * G + (gl ^ (row & (G - 1))); }
+__device__ __forceinline__ int slot(int row, int gl, int G) {
+  return row * G + (gl ^ (row & (G - 1)));
+}
 
 /* w_R^e, 0 <= e < R, from the table of the first R/2 */
-template <class C> __device__ __forceinline__ C table_w(const C *tw, int e, int R) {
+template <class C>
+__device__ __forceinline__ C table_w(const C *tw, int e, int R) {
   const int h = R >> 1;
   if (e < h) return tw[e];
   C w = tw[e - h];
@@ -78,7 +92,8 @@ template <class C> __device__ __forceinline__ C table_w(const C *tw, int e, int 
   return w;
 }
 
-template <class C> __device__ __forceinline__ C cmul(C a, C b) {
+template <class C>
+__device__ __forceinline__ C cmul(C a, C b) {
   C r;
   r.x = a.x * b.x - a.y * b.y;
   r.y = a.x * b.y + a.y * b.x;
@@ -203,7 +218,8 @@ __global__ void __launch_bounds__(THREADS) stockham_pass(pass_args a) {
     const int64_t g = g0 + gl;
     if (g >= a.total) continue;
     const int64_t b = g >> log_nr, j = g & (NR - 1);
-    const int64_t idx = ((j >> log_ns) << (log_ns + log_r)) + (j & (Ns - 1)) + ((int64_t)k << log_ns);
+    const int64_t idx =
+        ((j >> log_ns) << (log_ns + log_r)) + (j & (Ns - 1)) + ((int64_t)k << log_ns);
     dst[b * a.d_dist + idx * a.d_stride] = sm[slot(k, gl, G)];
   }
 }
