@@ -55,6 +55,11 @@ int main(void) { int n = 1, r = 1, l = 1, i; double a = 0, b = 2, c = 0, d = 2;
 if ! links "$lapack_src" -llapack && ! links "$lapack_src" -lopenblas; then
   need "LAPACK (e.g. OpenBLAS; for the tests and the benchmark baselines)" libopenblas-dev
 fi
+# FFTW: the FFT tests' oracle for large n and the CPU baseline of `tridi
+# bench --problem fft` (optional: without it those are skipped)
+links '#include <fftw3.h>
+int main(void) { fftw_cleanup(); fftwf_cleanup(); return 0; }' -lfftw3 -lfftw3f ||
+  want "FFTW 3 (the FFT tests' oracle, the CPU FFT baseline)" libfftw3-dev
 if [ "$what" = test ]; then
   links '#include <stdarg.h>
 #include <stddef.h>

@@ -3,6 +3,7 @@
  * tools/bench_kinds.c, the backends tools/bench_cpu.c and bench_cuda.cu.
  * See docs/benchmarks.md. */
 #include "bench_driver.h"
+#include "bench_fft.h"
 #include "commands.h"
 
 #include <getopt.h>
@@ -34,7 +35,7 @@ static void usage(FILE *f) {
   for (int k = 0; bench_kinds[k] != NULL; ++k)
     fprintf(f, "%s %s%s", k ? "," : "", bench_kinds[k]->name, k ? "" : " (default)");
   fprintf(f,
-          "\n"
+          ", fft (its own options: tridi bench --problem fft --help)\n"
           "  --backend LIST    cpu, cuda or all (default: cpu, plus cuda when available)\n"
           "  --dtype LIST      f32,f64 (default both)\n"
           "  --n LIST          the kind's length parameter (default: the kind's list;\n"
@@ -422,7 +423,18 @@ bad:
   return 0;
 }
 
+/* 1 when the command line asks for --problem fft (its own driver,
+ * tools/bench_fft.c: the FFT has no systems, residuals or operands a..x) */
+static int wants_fft(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--problem=fft") == 0) return 1;
+    if (strcmp(argv[i], "--problem") == 0 && i + 1 < argc && strcmp(argv[i + 1], "fft") == 0) return 1;
+  }
+  return 0;
+}
+
 int tridi_cmd_bench(int argc, char **argv) {
+  if (wants_fft(argc, argv)) return bench_fft_main(argc, argv);
   bench_config cfg;
   if (!parse_args(argc, argv, &cfg)) return TRIDI_EXIT_USAGE;
   return bench_run(&cfg);
