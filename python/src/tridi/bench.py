@@ -202,7 +202,7 @@ def breakdown(rep: Report, rng, calls, repeat):
         exe = steps.pop("tridi_execute (enqueue only)", None)
         loop = steps.pop("tridi_execute (C loop)")
         t_call = best_of(lambda: _tridi.plan_cache_size(), calls, repeat)
-        t_ext = host_time(lib, lambda: _tridi.solve(a, b, c, d, -1, x, "auto", "auto", False), repeat)
+        t_ext = host_time(lib, lambda: _tridi.solve(a, b, c, d, out=x, check=False), repeat)
         t_py = host_time(lib, lambda: tridi.solve(a, b, c, d, out=x, check=False), repeat)
         base = exe if exe is not None else loop
         for k, v in steps.items():
