@@ -7,18 +7,15 @@
 // libraries and their current CUDA stream come from the libraries themselves
 // (libs.cpp for CuPy and PyTorch, tridi/_arrays.py for the rest): the
 // extension itself never calls the CUDA runtime.
-#include <chrono>
 #include <cstring>
 #include <vector>
 
 #include <nanobind/stl/string.h>
 
 #include "args.h"
-#include "problem.h"
+#include "solve.h"
 
 namespace tridipy {
-
-namespace {
 
 int alg_from_name(const char *fn, const char *name) {
   tridi_alg alg = TRIDI_ALG_AUTO;
@@ -51,13 +48,6 @@ bool is_breakdown(tridi_status st) {
   return st == TRIDI_ERR_ZERO_PIVOT || st == TRIDI_ERR_NONFINITE || st == TRIDI_ERR_INACCURATE;
 }
 
-// Parse a, b, c, d (and out) and broadcast them into p.  Returns the x
-// object: out itself, or None when a new array must be made.
-struct Parsed {
-  View va, vb, vc, vd, vo;
-  Problem p;
-};
-
 void parse_all(const char *fn, nb::handle a, nb::handle b, nb::handle c, nb::handle d,
                int64_t axis, nb::handle out, Parsed &r) {
   parse_view(d, r.vd, fn, "d", nullptr, nb::none());
@@ -88,6 +78,8 @@ void parse_all(const char *fn, nb::handle a, nb::handle b, nb::handle c, nb::han
     bind_out(fn, r.vo, r.p);
   }
 }
+
+namespace {
 
 // Allocate x when out is None and point the problem at it.
 nb::object make_x(const char *fn, nb::handle d, nb::handle out, Parsed &r) {
@@ -515,139 +507,6 @@ PyObject *plan_tp_call(PyObject *self, PyObject *args, PyObject *kwargs) {
   } catch (...) {
     return set_python_error();
   }
-}
-
-// Seconds taken by `reps` tridi_execute calls on the plan tridi.solve would
-// use for these arrays, in one C loop without the GIL (the benchmark's "C
-// library" figure).  out is required; on the GPU the stream is synchronised
-// before and after through the array library.
-double time_execute(nb::handle a, nb::handle b, nb::handle c, nb::handle d, nb::handle out,
-                    int64_t axis, const char *alg, int64_t reps) {
-  const char *fn = "tridi._tridi.time_execute";
-  PlanOptions o;
-  o.alg = std::strcmp(alg, "auto") == 0 ? TRIDI_ALG_AUTO : alg_from_name(fn, alg);
-  Parsed r;
-  parse_all(fn, a, b, c, d, axis, out, r);
-  if (out.is_none()) throw nb::value_error("time_execute: out is required");
-  PlanPtr plan = cached_plan(fn, r.p, o);
-  Problem &p = r.p;
-  std::vector<int32_t> host_info(static_cast<size_t>(p.batch > 0 ? p.batch : 1));
-  nb::object info_obj;
-  View vi;
-  int32_t *info = host_info.data();
-  void *stream = nullptr;
-  if (p.on_gpu()) {
-    info_obj = new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32");
-    parse_out_view(info_obj, vi, fn);
-    info = reinterpret_cast<int32_t *>(vi.data);
-    stream = current_stream(r.vd, d);
-    arrays_module().attr("synchronize")(d);
-  }
-  tridi_status st = TRIDI_SUCCESS;
-  std::chrono::steady_clock::time_point t0, t1;
-  {
-    nb::gil_scoped_release release;
-    t0 = std::chrono::steady_clock::now();
-    for (int64_t i = 0; i < reps && st == TRIDI_SUCCESS; ++i)
-      st = tridi_execute(plan->plan, p.ptr[0], p.ptr[1], p.ptr[2], p.ptr[3], p.ptr[4], info, stream);
-    if (!p.on_gpu()) t1 = std::chrono::steady_clock::now();
-  }
-  if (p.on_gpu()) {
-    arrays_module().attr("synchronize")(d);
-    t1 = std::chrono::steady_clock::now();
-  }
-  if (st != TRIDI_SUCCESS) raise_status(fn, st);
-  return std::chrono::duration<double>(t1 - t0).count();
-}
-
-// Seconds per call of each step of tridi.solve(a, b, c, d, out=out,
-// check=False) on these arrays, each timed alone in a loop of `reps` (the
-// benchmark's breakdown of the binding's cost): reading each operand,
-// broadcasting, the plan-cache lookup, a new info array and reading it, the
-// current stream, releasing and retaking the GIL, and tridi_execute itself
-// (on the GPU the loop waits for the device at its end, as time_execute).
-nb::dict overhead_steps(nb::handle a, nb::handle b, nb::handle c, nb::handle d, nb::handle out,
-                        int64_t axis, int64_t reps) {
-  const char *fn = "tridi._tridi.overhead_steps";
-  using clock = std::chrono::steady_clock;
-  if (reps < 1) throw nb::value_error("overhead_steps: reps must be >= 1");
-  if (out.is_none()) throw nb::value_error("overhead_steps: out is required");
-  Parsed r;
-  parse_all(fn, a, b, c, d, axis, out, r);
-  Problem &p = r.p;
-  PlanOptions o;
-  PlanPtr plan = cached_plan(fn, p, o);
-  nb::dict res;
-  auto timed = [&](const char *name, auto &&step) {
-    step();  // warm (first allocations, lookups)
-    const auto t0 = clock::now();
-    for (int64_t i = 0; i < reps; ++i) step();
-    res[name] =
-        std::chrono::duration<double>(clock::now() - t0).count() / static_cast<double>(reps);
-  };
-  timed("read d", [&] {
-    View v;
-    parse_view(d, v, fn, "d", nullptr, nb::none());
-  });
-  timed("read a, b, c", [&] {
-    View va, vb, vc;
-    parse_view(a, va, fn, "a", &r.vd, d);
-    parse_view(b, vb, fn, "b", &r.vd, d);
-    parse_view(c, vc, fn, "c", &r.vd, d);
-  });
-  timed("read out", [&] {
-    View v;
-    parse_out_view(out, v, fn);
-  });
-  timed("broadcast and bind out", [&] {
-    Problem q;
-    View *const in[4] = {&r.va, &r.vb, &r.vc, &r.vd};
-    broadcast(fn, in, axis, q);
-    bind_out(fn, r.vo, q);
-  });
-  timed("plan cache lookup", [&] { PlanPtr pl = cached_plan(fn, p, o); });
-  timed("new info array",
-        [&] { nb::object i = new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32"); });
-  nb::object info_obj = new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32");
-  timed("read info array", [&] {
-    View v;
-    parse_out_view(info_obj, v, fn);
-  });
-  View vi;
-  parse_out_view(info_obj, vi, fn);
-  if (p.on_gpu()) timed("current stream", [&] { (void)current_stream(r.vd, d); });
-  timed("release and retake the GIL", [&] { nb::gil_scoped_release release; });
-  timed("result tuple (x, info)", [&] { nb::object t = nb::make_tuple(out, info_obj); });
-  void *stream = p.on_gpu() ? current_stream(r.vd, d) : nullptr;
-  int32_t *info = reinterpret_cast<int32_t *>(vi.data);
-  tridi_status st = TRIDI_SUCCESS;
-  auto run = [&](int64_t n) {
-    nb::gil_scoped_release release;
-    for (int64_t i = 0; i < n && st == TRIDI_SUCCESS; ++i)
-      st =
-          tridi_execute(plan->plan, p.ptr[0], p.ptr[1], p.ptr[2], p.ptr[3], p.ptr[4], info, stream);
-  };
-  auto per_call = [&](clock::time_point t0, int64_t n) {
-    return std::chrono::duration<double>(clock::now() - t0).count() / static_cast<double>(n);
-  };
-  if (p.on_gpu()) arrays_module().attr("synchronize")(d);
-  run(1);
-  if (p.on_gpu()) arrays_module().attr("synchronize")(d);
-  auto t0 = clock::now();
-  run(reps);
-  if (p.on_gpu()) arrays_module().attr("synchronize")(d);
-  res["tridi_execute (C loop)"] = per_call(t0, reps);
-  if (p.on_gpu()) {
-    // the host's own cost of a call: a few launches enqueued, far fewer than
-    // the launch queue holds, timed without waiting for them
-    const int64_t few = reps < 32 ? reps : 32;
-    t0 = clock::now();
-    run(few);
-    res["tridi_execute (enqueue only)"] = per_call(t0, few);
-    arrays_module().attr("synchronize")(d);
-  }
-  if (st != TRIDI_SUCCESS && !is_breakdown(st)) raise_status(fn, st);
-  return res;
 }
 
 // What the extension reads from one array argument (for tests): data
