@@ -260,3 +260,42 @@ def test_cupy_info_pool_in_a_loop_that_keeps_the_last_info(fake_libs):
 def test_info_pool_is_for_cupy_only(fake_libs, rng):
     assert _tridi.info_from_pool(FakeTensor(np.ones((3, 4))), (3,), 0) is None
     assert _tridi.info_from_pool(np.ones((3, 4)), (3,), 0) is None
+
+
+class PropCupyArray(FakeCupyArray):
+    """The stand-in with its layout behind properties (data descriptors, as
+    CuPy's Cython attributes are): the extension reads them through the
+    descriptor it found for the type."""
+
+    @property
+    def shape(self):
+        return self._shape
+
+    @shape.setter
+    def shape(self, value):
+        self._shape = value
+
+
+def test_attribute_descriptors_follow_changes_of_the_type(fake_libs, rng):
+    v = rng.random((3, 4))
+    arr = PropCupyArray(v)
+    for _ in range(3):  # the descriptor found once, then reused
+        assert _tridi.view_info(arr)["shape"] == (3, 4)
+    # the type changed (its version tag too): the new descriptor is read
+    saved = PropCupyArray.shape
+    try:
+        PropCupyArray.shape = property(lambda self: (4, 3), saved.fset)
+        assert _tridi.view_info(arr)["shape"] == (4, 3)
+    finally:
+        PropCupyArray.shape = saved
+    assert _tridi.view_info(arr)["shape"] == (3, 4)
+
+    class Rewriting(PropCupyArray):
+        def __getattribute__(self, name):  # the generic way must be taken
+            if name == "shape":
+                return (12,)
+            return object.__getattribute__(self, name)
+
+    w = Rewriting(v)
+    w._c_contiguous = True
+    assert _tridi.view_info(w)["shape"] == (12,)

@@ -53,8 +53,67 @@ Cache &cache() {
   return *c;
 }
 
+// Attribute reads of the per-call path, through the attribute's descriptor
+// found once per type and name: CPython's generic getattr looks the name up
+// along the type's MRO on every read (a cache probe and checks) before it
+// calls the same descriptor.  Only data descriptors (properties, Cython's
+// getsets and members: nothing in an instance's __dict__ can shadow them) of
+// types that do not override __getattribute__; the entry is refreshed when
+// the type's version tag changes (any change to the type or its bases).
+// Everything else goes the generic way.
+struct AttrEntry {
+  nb::object type, descr;  // descr invalid: the generic getattr
+  PyObject *name = nullptr;
+  unsigned int version = 0;
+};
+
+constexpr size_t kAttrEntries = 64;
+
+struct AttrCache {
+  AttrEntry e[kAttrEntries];
+  PyObject *getattribute = nullptr, *object_getattribute = nullptr;  // immortal enough: kept
+};
+
+AttrCache &attr_cache() {
+  static AttrCache *c = new AttrCache;  // emptied at exit with the GIL held
+  return *c;
+}
+
+#if PY_VERSION_HEX < 0x030F0000 && !defined(Py_LIMITED_API)
+#define TRIDI_FAST_ATTRS 1
+#endif
+
 // getattr that reports a failure as an invalid object (the error cleared).
 nb::object get(PyObject *o, PyObject *name) {
+#ifdef TRIDI_FAST_ATTRS
+  PyTypeObject *tp = Py_TYPE(o);
+  AttrCache &c = attr_cache();
+  const size_t h = ((reinterpret_cast<uintptr_t>(tp) >> 4) * 31u +
+                    (reinterpret_cast<uintptr_t>(name) >> 4)) % kAttrEntries;
+  AttrEntry &e = c.e[h];
+  if (e.type.ptr() != reinterpret_cast<PyObject *>(tp) || e.name != name ||
+      e.version != tp->tp_version_tag || e.version == 0) {
+    if (!c.getattribute) {
+      c.getattribute = PyUnicode_InternFromString("__getattribute__");
+      if (!c.getattribute) PyErr_Clear();
+      else
+        c.object_getattribute = _PyType_Lookup(&PyBaseObject_Type, c.getattribute);
+    }
+    e = AttrEntry();
+    PyObject *d = c.object_getattribute ? _PyType_Lookup(tp, name) : nullptr;
+    const bool plain = d && _PyType_Lookup(tp, c.getattribute) == c.object_getattribute;
+    if (plain && Py_TYPE(d)->tp_descr_get && Py_TYPE(d)->tp_descr_set) e.descr = nb::borrow(d);
+    e.type = nb::borrow(reinterpret_cast<PyObject *>(tp));
+    e.name = name;
+    e.version = tp->tp_version_tag;  // after the lookups, which give the type one
+  }
+  if (e.descr.is_valid()) {
+    PyObject *r = Py_TYPE(e.descr.ptr())->tp_descr_get(e.descr.ptr(), o,
+                                                       reinterpret_cast<PyObject *>(tp));
+    if (r) return nb::steal(r);
+    PyErr_Clear();  // the generic way decides (a __getattr__ may answer)
+  }
+#endif
   PyObject *r = PyObject_GetAttr(o, name);
   if (!r) PyErr_Clear();
   return nb::steal(r);
@@ -476,6 +535,7 @@ void *current_stream(const View &vd, nb::handle d) {
 void clear_library_cache() {
   Cache &c = cache();
   c = Cache();
+  for (AttrEntry &e : attr_cache().e) e = AttrEntry();
 }
 
 }  // namespace tridipy
