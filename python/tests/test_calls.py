@@ -88,6 +88,12 @@ def test_same_object_operands_read_once(rng):
     with pytest.raises(ValueError, match="out is read-only"):
         tridi.solve(a, b, c, ro, out=ro)
     np.testing.assert_array_equal(ro, d)
+    # a number is not an out, also when it is d
+    with pytest.raises(TypeError, match="out must be a writable array"):
+        tridi.solve(a, b, c, 5.0, out=5.0)
+    lst = [1.0] * 7
+    with pytest.raises(TypeError, match="out must be a writable array"):
+        tridi.solve(a, b, c, lst, out=lst)
     # b the same array as d (the diagonal is the right-hand side)
     bd = b.copy()
     assert_solves(tridi.solve(a, bd, c, bd), a, bd, c, bd)

@@ -79,7 +79,7 @@ AttrCache &attr_cache() {
   return *c;
 }
 
-#if PY_VERSION_HEX < 0x030F0000 && !defined(Py_LIMITED_API)
+#if PY_VERSION_HEX < 0x030F0000 && !defined(Py_LIMITED_API) && !defined(Py_GIL_DISABLED)
 #define TRIDI_FAST_ATTRS 1
 #endif
 

@@ -69,9 +69,10 @@ void parse_all(const char *fn, nb::handle a, nb::handle b, nb::handle c, nb::han
   View *const in[4] = {&r.va, &r.vb, &r.vc, &r.vd};
   broadcast(fn, in, axis, r.p);
   if (!out.is_none()) {
-    // out=d in place: d's view when it is known to be writable
-    if (out.is(d) && (r.vd.lib == kLibCupy || r.vd.lib == kLibTorch ||
-                      (r.vd.from_buffer && !r.vd.readonly)))
+    // out=d in place: d's view when d is an array (not a number or list
+    // made into one) known to be writable
+    if (out.is(d) && !r.vd.keep.is_valid() &&
+        (r.vd.lib == kLibCupy || r.vd.lib == kLibTorch || (r.vd.from_buffer && !r.vd.readonly)))
       r.vo.share(r.vd);
     else
       parse_out_view(out, r.vo, fn);
