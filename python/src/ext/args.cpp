@@ -69,8 +69,8 @@ bool match_tuple(const char *fn, PyObject *args, PyObject *kwargs, PyObject *con
     values[nkw++] = value;
   }
   const Py_ssize_t npos = PyTuple_GET_SIZE(args);
-  return match_args(fn, npos ? &PyTuple_GET_ITEM(args, 0) : nullptr, npos, keys, values, nkw,
-                    names, n, max_pos, required, vals);
+  return match_args(fn, npos ? &PyTuple_GET_ITEM(args, 0) : nullptr, npos, keys, values, nkw, names,
+                    n, max_pos, required, vals);
 }
 
 PyObject *set_python_error() {
@@ -81,15 +81,32 @@ PyObject *set_python_error() {
   } catch (const nb::builtin_exception &e) {
     PyObject *type = PyExc_RuntimeError;
     switch (e.type()) {
-      case nb::exception_type::stop_iteration: type = PyExc_StopIteration; break;
-      case nb::exception_type::index_error: type = PyExc_IndexError; break;
-      case nb::exception_type::key_error: type = PyExc_KeyError; break;
-      case nb::exception_type::value_error: type = PyExc_ValueError; break;
-      case nb::exception_type::type_error: type = PyExc_TypeError; break;
-      case nb::exception_type::buffer_error: type = PyExc_BufferError; break;
-      case nb::exception_type::import_error: type = PyExc_ImportError; break;
-      case nb::exception_type::attribute_error: type = PyExc_AttributeError; break;
-      default: break;
+      case nb::exception_type::stop_iteration:
+        type = PyExc_StopIteration;
+        break;
+      case nb::exception_type::index_error:
+        type = PyExc_IndexError;
+        break;
+      case nb::exception_type::key_error:
+        type = PyExc_KeyError;
+        break;
+      case nb::exception_type::value_error:
+        type = PyExc_ValueError;
+        break;
+      case nb::exception_type::type_error:
+        type = PyExc_TypeError;
+        break;
+      case nb::exception_type::buffer_error:
+        type = PyExc_BufferError;
+        break;
+      case nb::exception_type::import_error:
+        type = PyExc_ImportError;
+        break;
+      case nb::exception_type::attribute_error:
+        type = PyExc_AttributeError;
+        break;
+      default:
+        break;
     }
     PyErr_SetString(type, e.what());
   } catch (const std::bad_alloc &) {

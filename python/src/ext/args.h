@@ -22,9 +22,8 @@ bool match_args(const char *fn, PyObject *const *pos, Py_ssize_t npos, PyObject 
 
 // The same for a vectorcall (METH_FASTCALL | METH_KEYWORDS): the keyword
 // names in the tuple kwnames, their values after the positional ones.
-inline bool match_fast(const char *fn, PyObject *const *args, Py_ssize_t nargs,
-                       PyObject *kwnames, PyObject *const *names, int n, int max_pos,
-                       int required, PyObject **vals) {
+inline bool match_fast(const char *fn, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                       PyObject *const *names, int n, int max_pos, int required, PyObject **vals) {
   const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   return match_args(fn, args, nargs, nkw ? &PyTuple_GET_ITEM(kwnames, 0) : nullptr, args + nargs,
                     nkw, names, n, max_pos, required, vals);

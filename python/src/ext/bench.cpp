@@ -40,7 +40,8 @@ double time_execute(nb::handle a, nb::handle b, nb::handle c, nb::handle d, nb::
     nb::gil_scoped_release release;
     t0 = std::chrono::steady_clock::now();
     for (int64_t i = 0; i < reps && st == TRIDI_SUCCESS; ++i)
-      st = tridi_execute(plan->plan, p.ptr[0], p.ptr[1], p.ptr[2], p.ptr[3], p.ptr[4], info, stream);
+      st =
+          tridi_execute(plan->plan, p.ptr[0], p.ptr[1], p.ptr[2], p.ptr[3], p.ptr[4], info, stream);
     if (!p.on_gpu()) t1 = std::chrono::steady_clock::now();
   }
   if (p.on_gpu()) {
@@ -108,8 +109,7 @@ nb::dict overhead_steps(nb::handle a, nb::handle b, nb::handle c, nb::handle d, 
   // reference, not summed (a key starting with "(reference)")
   char *data = nullptr;
   bool reused = false;
-  nb::object info_obj =
-      pooled_info(r.vd, d, p.batch_shape, p.batch_rank, stream, &data, &reused);
+  nb::object info_obj = pooled_info(r.vd, d, p.batch_shape, p.batch_rank, stream, &data, &reused);
   const bool pooled = info_obj.is_valid();
   const bool addr_only =
       new_array_data(r.vd.lib, new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32")) != nullptr;

@@ -28,10 +28,10 @@ const Names &names() {
       if (!o) throw nb::python_error();
       return o;  // kept for the life of the process
     };
-    n = new Names{s("dtype"),         s("shape"),    s("strides"),    s("data"),     s("ptr"),
-                  s("device_id"),     s("data_ptr"), s("stride"),     s("is_cuda"),  s("is_cpu"),
-                  s("requires_grad"), s("is_neg"),   s("get_device"), s("new_empty"),
-                  s("mem"),           s("_c_contiguous")};
+    n = new Names{s("dtype"),      s("shape"),     s("strides"),       s("data"),
+                  s("ptr"),        s("device_id"), s("data_ptr"),      s("stride"),
+                  s("is_cuda"),    s("is_cpu"),    s("requires_grad"), s("is_neg"),
+                  s("get_device"), s("new_empty"), s("mem"),           s("_c_contiguous")};
   }
   return *n;
 }
@@ -88,14 +88,16 @@ nb::object get(PyObject *o, PyObject *name) {
 #ifdef TRIDI_FAST_ATTRS
   PyTypeObject *tp = Py_TYPE(o);
   AttrCache &c = attr_cache();
-  const size_t h = ((reinterpret_cast<uintptr_t>(tp) >> 4) * 31u +
-                    (reinterpret_cast<uintptr_t>(name) >> 4)) % kAttrEntries;
+  const size_t h =
+      ((reinterpret_cast<uintptr_t>(tp) >> 4) * 31u + (reinterpret_cast<uintptr_t>(name) >> 4)) %
+      kAttrEntries;
   AttrEntry &e = c.e[h];
   if (e.type.ptr() != reinterpret_cast<PyObject *>(tp) || e.name != name ||
       e.version != tp->tp_version_tag || e.version == 0) {
     if (!c.getattribute) {
       c.getattribute = PyUnicode_InternFromString("__getattribute__");
-      if (!c.getattribute) PyErr_Clear();
+      if (!c.getattribute)
+        PyErr_Clear();
       else
         c.object_getattribute = _PyType_Lookup(&PyBaseObject_Type, c.getattribute);
     }
@@ -108,8 +110,8 @@ nb::object get(PyObject *o, PyObject *name) {
     e.version = tp->tp_version_tag;  // after the lookups, which give the type one
   }
   if (e.descr.is_valid()) {
-    PyObject *r = Py_TYPE(e.descr.ptr())->tp_descr_get(e.descr.ptr(), o,
-                                                       reinterpret_cast<PyObject *>(tp));
+    PyObject *r =
+        Py_TYPE(e.descr.ptr())->tp_descr_get(e.descr.ptr(), o, reinterpret_cast<PyObject *>(tp));
     if (r) return nb::steal(r);
     PyErr_Clear();  // the generic way decides (a __getattr__ may answer)
   }
@@ -433,7 +435,7 @@ constexpr int kPoolSize = 4;
 
 struct InfoPool {
   PoolSlot slot[kPoolSize];
-  int next = 0;  // the slot a new array replaces
+  int next = 0;              // the slot a new array replaces
   nb::object weakref_count;  // weakref.getweakrefcount
 };
 
@@ -462,8 +464,7 @@ bool unreferenced(InfoPool &pool, const PoolSlot &s) {
     return false;
   }
   nb::object shape = get(o, n.shape);  // CuPy lets an array be reshaped in place
-  if (!shape.is_valid() || !PyTuple_Check(shape.ptr()) ||
-      PyTuple_GET_SIZE(shape.ptr()) != s.rank)
+  if (!shape.is_valid() || !PyTuple_Check(shape.ptr()) || PyTuple_GET_SIZE(shape.ptr()) != s.rank)
     return false;
   for (int j = 0; j < s.rank; ++j) {
     int64_t e = 0;

@@ -7,10 +7,10 @@
 // libraries and their current CUDA stream come from the libraries themselves
 // (libs.cpp for CuPy and PyTorch, tridi/_arrays.py for the rest): the
 // extension itself never calls the CUDA runtime.
+#include <nanobind/stl/string.h>
+
 #include <cstring>
 #include <vector>
-
-#include <nanobind/stl/string.h>
 
 #include "args.h"
 #include "solve.h"
@@ -139,7 +139,8 @@ void give_back_info(const View &vd, const Problem &p, nb::object arr, char *data
 
 std::string dims_str(const int64_t *s, int n) {
   std::string r = "(";
-  for (int j = 0; j < n; ++j) r += std::to_string(s[j]) + (j + 1 < n || n == 1 ? "," : "") + (j + 1 < n ? " " : "");
+  for (int j = 0; j < n; ++j)
+    r += std::to_string(s[j]) + (j + 1 < n || n == 1 ? "," : "") + (j + 1 < n ? " " : "");
   return r + ")";
 }
 
@@ -148,14 +149,16 @@ std::string dims_str(const int64_t *s, int n) {
 void bind_info(const char *fn, nb::handle h, View &vi, const Problem &p) {
   parse_out_view(h, vi, fn, "info");
   if (vi.dtype != 0 || vi.dtype_name != "int32")
-    throw nb::type_error((std::string(fn) + ": info has dtype " + vi.dtype_name +
-                          "; it must be an int32 array").c_str());
+    throw nb::type_error(
+        (std::string(fn) + ": info has dtype " + vi.dtype_name + "; it must be an int32 array")
+            .c_str());
   bool same = vi.ndim == p.batch_rank;
   for (int j = 0; same && j < p.batch_rank; ++j) same = vi.shape[j] == p.batch_shape[j];
   if (!same)
     throw nb::value_error((std::string(fn) + ": info has shape " + vi.shape_str() +
                            " but the batch (the shape without the axis) is " +
-                           dims_str(p.batch_shape, p.batch_rank)).c_str());
+                           dims_str(p.batch_shape, p.batch_rank))
+                              .c_str());
   if (vi.on_gpu() != p.on_gpu() || (p.on_gpu() && vi.dev_id != p.dev_id))
     throw nb::value_error((std::string(fn) + ": info is on " + vi.device_name() + " but d is on " +
                            (p.on_gpu() ? "cuda:" + std::to_string(p.dev_id) : std::string("cpu")))
@@ -311,7 +314,8 @@ PyObject *solve_fast(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObje
     if (v[6] && v[6] != n.auto_) {
       if (!PyUnicode_Check(v[6]))
         throw nb::type_error((std::string(fn) + ": alg must be a str, got " +
-                              nb::type_name(nb::handle(v[6]).type()).c_str()).c_str());
+                              nb::type_name(nb::handle(v[6]).type()).c_str())
+                                 .c_str());
       const char *alg = PyUnicode_AsUTF8(v[6]);
       if (!alg) throw nb::python_error();
       o.alg = std::strcmp(alg, "auto") == 0 ? TRIDI_ALG_AUTO : alg_from_name(fn, alg);
@@ -334,7 +338,8 @@ PyObject *solve_fast(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObje
   }
 }
 
-PyMethodDef solve_def = {"solve", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&solve_fast)),
+PyMethodDef solve_def = {"solve",
+                         reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&solve_fast)),
                          METH_FASTCALL | METH_KEYWORDS,
                          "solve(a, b, c, d, *, axis=-1, out=None, alg='auto', pivot='auto', "
                          "check=True, info=None)\n--\n\nCore of tridi.solve (see its docstring)."};
@@ -360,7 +365,6 @@ bool same_strides(const Problem &a, const int64_t (*s)[kMaxRank]) {
       if (a.strides[k][j] != s[k][j]) return false;
   return true;
 }
-
 
 class Plan {
  public:
@@ -409,8 +413,8 @@ class Plan {
     plan_ = make_plan(fn, p_, o_);
   }
 
-  nb::object call(nb::handle a, nb::handle b, nb::handle c, nb::handle d, nb::handle out, bool check,
-                  nb::handle info) {
+  nb::object call(nb::handle a, nb::handle b, nb::handle c, nb::handle d, nb::handle out,
+                  bool check, nb::handle info) {
     const char *fn = "tridi.Plan";
     Parsed r;
     parse_all(fn, a, b, c, d, p_.axis, out, r);
@@ -501,8 +505,8 @@ PyObject *plan_tp_call(PyObject *self, PyObject *args, PyObject *kwargs) {
     if (!nb::inst_ready(self)) throw nb::type_error("tridi.Plan: the plan is not initialised");
     const nb::handle none = nb::none();
     return nb::inst_ptr<Plan>(self)
-        ->call(v[0], v[1], v[2], v[3], v[4] ? nb::handle(v[4]) : none,
-               v[5] ? bool_arg(v[5]) : true, v[6] ? nb::handle(v[6]) : none)
+        ->call(v[0], v[1], v[2], v[3], v[4] ? nb::handle(v[4]) : none, v[5] ? bool_arg(v[5]) : true,
+               v[6] ? nb::handle(v[6]) : none)
         .release()
         .ptr();
   } catch (...) {

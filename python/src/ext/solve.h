@@ -22,8 +22,8 @@ struct Parsed {
 // Read a, b, c, d (and out, unless None) and broadcast them into r.p; out's
 // strides and address bound.  An operand that is the same object as one
 // read before is not read again.
-void parse_all(const char *fn, nb::handle a, nb::handle b, nb::handle c, nb::handle d,
-               int64_t axis, nb::handle out, Parsed &r);
+void parse_all(const char *fn, nb::handle a, nb::handle b, nb::handle c, nb::handle d, int64_t axis,
+               nb::handle out, Parsed &r);
 
 // Seconds for `reps` tridi_execute calls in one C loop (bench.cpp).
 double time_execute(nb::handle a, nb::handle b, nb::handle c, nb::handle d, nb::handle out,

@@ -267,7 +267,8 @@ void parse_out_view(nb::handle h, View &v, const char *fn, const char *name) {
     throw nb::value_error((std::string(fn) + ": " + name + " is read-only").c_str());
   throw nb::type_error((std::string(fn) + ": " + name +
                         " must be a writable array (NumPy, CuPy, PyTorch, ...) or None; "
-                        "got " + nb::type_name(h.type()).c_str())
+                        "got " +
+                        nb::type_name(h.type()).c_str())
                            .c_str());
 }
 

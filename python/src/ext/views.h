@@ -75,8 +75,9 @@ struct View {
   // array): for an argument that is the same object as one already read in
   // this call, whose view outlives this one.
   void share(const View &src) {
-    data = src.data == reinterpret_cast<const char *>(&src.scalar) ? reinterpret_cast<char *>(&scalar)
-                                                                    : src.data;
+    data = src.data == reinterpret_cast<const char *>(&src.scalar)
+               ? reinterpret_cast<char *>(&scalar)
+               : src.data;
     scalar = src.scalar;
     ndim = src.ndim;
     for (int i = 0; i < ndim; ++i) shape[i] = src.shape[i], strides[i] = src.strides[i];
