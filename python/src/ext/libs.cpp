@@ -454,14 +454,21 @@ bool unreferenced(InfoPool &pool, const PoolSlot &s) {
   if (!mp.is_valid() || Py_REFCNT(mp.ptr()) != 2) return false;
   nb::object mem = get(mp.ptr(), n.mem);  // the memory: the pointer's reference and ours
   if (!mem.is_valid() || Py_REFCNT(mem.ptr()) != 2) return false;
-  if (!pool.weakref_count.is_valid())
-    pool.weakref_count = nb::module_::import_("weakref").attr("getweakrefcount");
-  PyObject *wr = PyObject_CallOneArg(pool.weakref_count.ptr(), o);
-  const long nwr = wr ? PyLong_AsLong(wr) : -1;
-  Py_XDECREF(wr);
-  if (nwr != 0) {
-    PyErr_Clear();
-    return false;
+  // weak references: the type's weak-reference list when it has one at a
+  // fixed offset (CuPy's Cython type: null when there are none), else asked
+  const Py_ssize_t wl = Py_TYPE(o)->tp_weaklistoffset;
+  if (wl > 0) {
+    if (*reinterpret_cast<PyObject **>(reinterpret_cast<char *>(o) + wl) != nullptr) return false;
+  } else if (wl < 0) {
+    if (!pool.weakref_count.is_valid())
+      pool.weakref_count = nb::module_::import_("weakref").attr("getweakrefcount");
+    PyObject *wr = PyObject_CallOneArg(pool.weakref_count.ptr(), o);
+    const long nwr = wr ? PyLong_AsLong(wr) : -1;
+    Py_XDECREF(wr);
+    if (nwr != 0) {
+      PyErr_Clear();
+      return false;
+    }
   }
   nb::object shape = get(o, n.shape);  // CuPy lets an array be reshaped in place
   if (!shape.is_valid() || !PyTuple_Check(shape.ptr()) || PyTuple_GET_SIZE(shape.ptr()) != s.rank)
