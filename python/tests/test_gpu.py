@@ -176,6 +176,66 @@ def test_cupy_check_reuses_the_info_array(rng):
 
 
 @needs_cupy
+@needs_cuda_build
+def test_cupy_info_pool_reuses_dropped_arrays_only(rng):
+    # check=False's info arrays come from a pool: one the caller dropped is
+    # handed out again (same object, every code rewritten); one the caller
+    # holds, or a view of, or one last used on another stream, is not
+    a, b, c, d = dominant(rng, (6, 40))
+    dev = [cupy.asarray(v) for v in (a, b, c, d)]
+    bad = d.copy()
+    bad[4, 3] = np.nan
+    dbad = cupy.asarray(bad)
+    x, info = tridi.solve(*dev[:3], dbad, check=False)
+    first = id(info)
+    assert [int(v) != 0 for v in info.get()] == [False] * 4 + [True, False]
+    del x, info
+    x, info = tridi.solve(*dev, check=False)
+    assert id(info) == first and not info.get().any()  # reused, code 4 rewritten
+    view = info[2:]
+    del info
+    x, info2 = tridi.solve(*dev, check=False)
+    assert id(info2) != first  # the view keeps the first array
+    assert not info2.get().any() and not view.get().any()
+    del view, info2
+    with cupy.cuda.Stream(non_blocking=True) as s:
+        x, info3 = tridi.solve(*dev, check=False)
+        s.synchronize()
+    assert id(info3) != first  # pooled per stream
+    assert not info3.get().any()
+    assert_solves(x.get(), a, b, c, d)
+
+
+@needs_cupy
+@needs_cuda_build
+def test_cupy_info_keyword(rng):
+    a, b, c, d = dominant(rng, (3, 8, 20))
+    d[1, 5, 7] = np.inf
+    dev = [cupy.asarray(v) for v in (a, b, c, d)]
+    info = cupy.full((3, 20), 99, dtype=cupy.int32)
+    x, got = tridi.solve(*dev, axis=1, check=False, info=info)
+    assert got is info
+    codes = info.get()
+    assert codes[1, 7] != 0 and np.count_nonzero(codes) == 1
+    with pytest.raises(tridi.BreakdownError):
+        tridi.solve(*dev, axis=1, info=info)
+    with pytest.raises(ValueError, match="info is on cpu but d is on cuda"):
+        tridi.solve(*dev, axis=1, check=False, info=np.zeros((3, 20), dtype=np.int32))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        tridi.solve(*dev, axis=1, check=False, info=cupy.zeros((20, 3), dtype=cupy.int32).T)
+    with pytest.raises(TypeError, match="int32"):
+        tridi.solve(*dev, axis=1, check=False, info=cupy.zeros((3, 20), dtype=cupy.int64))
+
+
+@needs_cupy
+def test_cupy_contiguous_strides_from_the_flag():
+    z = cupy.zeros((3, 1, 5))
+    assert tridi._tridi.view_info(z)["strides"] == (5, 0, 1)
+    assert tridi._tridi.view_info(z.transpose(2, 1, 0))["strides"] == (1, 0, 5)
+    assert tridi._tridi.view_info(z[:, :, ::2])["strides"] == (5, 0, 2)
+
+
+@needs_cupy
 def test_cupy_mixed_devices(rng):
     a, b, c, d = dominant(rng, (4, 8))
     with pytest.raises(ValueError, match="one device"):
@@ -293,3 +353,18 @@ def test_dlpack_producers_on_the_host(rng):
         tridi.solve(*(DLPackOnly(v) for v in views), axis=1, out=DLPackOnly(ro))
     with pytest.raises(TypeError, match="int64"):
         tridi.solve(*views[:3], DLPackOnly(np.ones((4, 5, 8), np.int64)), axis=1)
+
+
+@needs_torch_gpu
+@needs_cuda_build
+def test_torch_info_keyword(rng):
+    host = dominant(rng, (8, 30))
+    host[3][5, 2] = np.nan
+    dev = [torch.from_numpy(v).cuda() for v in host]
+    info = torch.full((8,), 7, dtype=torch.int32, device=dev[3].device)
+    x, got = tridi.solve(*dev, check=False, info=info)
+    assert got is info
+    codes = info.cpu().numpy()
+    assert codes[5] != 0 and np.count_nonzero(codes) == 1
+    with pytest.raises(ValueError, match="info has shape"):
+        tridi.solve(*dev, check=False, info=torch.zeros((4,), dtype=torch.int32, device="cuda"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 import types
+import weakref
 
 import numpy as np
 import pytest
@@ -76,14 +77,23 @@ _torch._C = types.SimpleNamespace()
 
 class FakeCupyArray:
     """What the extension reads from a CuPy array: dtype (a NumPy dtype),
-    shape, strides in bytes (signed) and data.ptr / data.device_id."""
+    shape, strides in bytes (signed) and data.ptr / data.device_id /
+    data.mem (its memory pointer and memory object), and CuPy's
+    C-contiguity flag.  ``cupy.ndarray(shape, dtype)`` makes a new one, as
+    the extension calls it."""
 
-    def __init__(self, arr, device=0):
+    _c_contiguous = False
+
+    def __init__(self, arr, dtype=None, device=0):
+        if dtype is not None:
+            arr = np.empty(arr, dtype=dtype)
         self.arr = arr
         self.dtype = arr.dtype
         self.shape = arr.shape
         self.strides = arr.strides
-        self.data = types.SimpleNamespace(ptr=arr.__array_interface__["data"][0], device_id=device)
+        self._c_contiguous = bool(arr.flags.c_contiguous)
+        self.data = types.SimpleNamespace(ptr=arr.__array_interface__["data"][0], device_id=device,
+                                          mem=object())
 
 
 _cupy = types.ModuleType("cupy")
@@ -159,9 +169,22 @@ def test_cupy_attribute_path_reads_signed_strides(fake_libs, rng):
     assert info["dtype"] == "float32" and info["device"] == (2, 3)
 
 
+def test_cupy_c_contiguous_arrays_strides_from_the_shape(fake_libs, rng):
+    # CuPy's C-contiguity flag set: the strides follow from the shape and
+    # the strides tuple is not read (a stand-in whose strides lie shows it)
+    v = rng.random((3, 1, 5))
+    arr = FakeCupyArray(v)
+    assert arr._c_contiguous
+    arr.strides = (8, 8, 8)
+    info = _tridi.view_info(arr)
+    assert info["shape"] == (3, 1, 5) and info["strides"] == (5, 0, 1)
+    arr._c_contiguous = False  # the flag cleared: the strides are read
+    assert _tridi.view_info(arr)["strides"] == (1, 0, 1)
+
+
 def test_cupy_attribute_path_checks_strides_and_devices(fake_libs):
     bad = FakeCupyArray(np.empty(3))
-    bad.strides = (12,)  # not a multiple of 8 bytes
+    bad.strides, bad._c_contiguous = (12,), False  # not a multiple of 8 bytes
     with pytest.raises(ValueError, match="not a multiple of its element size"):
         _tridi.view_info(bad)
     d = FakeCupyArray(np.ones((2, 4)), device=0)
@@ -172,3 +195,107 @@ def test_cupy_attribute_path_checks_strides_and_devices(fake_libs):
     if not tridi.has_cuda:
         with pytest.raises(RuntimeError):
             tridi.solve(d, d, d, d, out=FakeCupyArray(np.empty((2, 4))))
+
+
+def test_info_on_a_cuda_device_for_host_operands(fake_libs, rng):
+    a, b, c, d = dominant(rng, (5, 6))
+    with pytest.raises(ValueError, match="info is on cuda:0 but d is on cpu"):
+        tridi.solve(a, b, c, d, check=False, info=FakeCupyArray(np.zeros(5, dtype=np.int32)))
+
+
+# ---- the pool of CuPy info arrays (check=False) -----------------------------------
+
+
+@pytest.mark.parametrize("hold", ["nothing", "data", "mem", "weakref", "view", "reshaped",
+                                  "stream", "shape"])
+def test_cupy_info_pool_reuses_only_what_nothing_refers_to(fake_libs, hold):
+    d = FakeCupyArray(np.ones((5, 6)))
+    arr, reused = _tridi.info_from_pool(d, (5,), 7)
+    assert not reused and isinstance(arr, FakeCupyArray)
+    assert arr.dtype == np.int32 and arr.shape == (5,)
+    assert arr.data.ptr == arr.arr.__array_interface__["data"][0]
+    ident = id(arr)
+    kept, stream, shape = None, 7, (5,)
+    if hold == "data":
+        kept = arr.data                    # its memory pointer
+    elif hold == "mem":
+        kept = arr.data.mem                # its memory
+    elif hold == "weakref":
+        kept = weakref.ref(arr)
+    elif hold == "view":
+        kept = [arr]                       # anything else holding the array (a view's base)
+    elif hold == "reshaped":
+        arr.shape = (1, 5)                 # CuPy reshapes in place
+    elif hold == "stream":
+        stream = 8                         # another stream: CuPy's pool would not reuse it there
+    elif hold == "shape":
+        shape = (6,)
+    del arr
+    again, reused = _tridi.info_from_pool(d, shape, stream)
+    free = hold == "nothing"
+    assert reused is free
+    assert (id(again) == ident) is free
+    assert again.shape == shape
+    del kept
+
+
+def test_cupy_info_pool_in_a_loop_that_keeps_the_last_info(fake_libs):
+    # x, info = tridi.solve(...) keeps the previous info while the next call
+    # runs: two arrays alternate
+    d = FakeCupyArray(np.ones((4, 3)))
+    info, _ = _tridi.info_from_pool(d, (4,), 0)
+    seen = {id(info)}
+    for i in range(6):
+        info, reused = _tridi.info_from_pool(d, (4,), 0)
+        assert reused is (i > 0)
+        seen.add(id(info))
+    assert len(seen) == 2
+    # arrays the caller keeps are never handed out again, also past the
+    # pool's size
+    held = [_tridi.info_from_pool(d, (4,), 0)[0] for _ in range(10)]
+    assert len({id(h) for h in held}) == 10 and not any(h is info for h in held)
+    assert len({h.data.ptr for h in held}) == 10
+
+
+def test_info_pool_is_for_cupy_only(fake_libs, rng):
+    assert _tridi.info_from_pool(FakeTensor(np.ones((3, 4))), (3,), 0) is None
+    assert _tridi.info_from_pool(np.ones((3, 4)), (3,), 0) is None
+
+
+class PropCupyArray(FakeCupyArray):
+    """The stand-in with its layout behind properties (data descriptors, as
+    CuPy's Cython attributes are): the extension reads them through the
+    descriptor it found for the type."""
+
+    @property
+    def shape(self):
+        return self._shape
+
+    @shape.setter
+    def shape(self, value):
+        self._shape = value
+
+
+def test_attribute_descriptors_follow_changes_of_the_type(fake_libs, rng):
+    v = rng.random((3, 4))
+    arr = PropCupyArray(v)
+    for _ in range(3):  # the descriptor found once, then reused
+        assert _tridi.view_info(arr)["shape"] == (3, 4)
+    # the type changed (its version tag too): the new descriptor is read
+    saved = PropCupyArray.shape
+    try:
+        PropCupyArray.shape = property(lambda self: (4, 3), saved.fset)
+        assert _tridi.view_info(arr)["shape"] == (4, 3)
+    finally:
+        PropCupyArray.shape = saved
+    assert _tridi.view_info(arr)["shape"] == (3, 4)
+
+    class Rewriting(PropCupyArray):
+        def __getattribute__(self, name):  # the generic way must be taken
+            if name == "shape":
+                return (12,)
+            return object.__getattribute__(self, name)
+
+    w = Rewriting(v)
+    w._c_contiguous = True
+    assert _tridi.view_info(w)["shape"] == (12,)

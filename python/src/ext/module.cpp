@@ -7,17 +7,15 @@
 // libraries and their current CUDA stream come from the libraries themselves
 // (libs.cpp for CuPy and PyTorch, tridi/_arrays.py for the rest): the
 // extension itself never calls the CUDA runtime.
-#include <chrono>
+#include <nanobind/stl/string.h>
+
 #include <cstring>
 #include <vector>
 
-#include <nanobind/stl/string.h>
-
-#include "problem.h"
+#include "args.h"
+#include "solve.h"
 
 namespace tridipy {
-
-namespace {
 
 int alg_from_name(const char *fn, const char *name) {
   tridi_alg alg = TRIDI_ALG_AUTO;
@@ -50,26 +48,39 @@ bool is_breakdown(tridi_status st) {
   return st == TRIDI_ERR_ZERO_PIVOT || st == TRIDI_ERR_NONFINITE || st == TRIDI_ERR_INACCURATE;
 }
 
-// Parse a, b, c, d (and out) and broadcast them into p.  Returns the x
-// object: out itself, or None when a new array must be made.
-struct Parsed {
-  View va, vb, vc, vd, vo;
-  Problem p;
-};
-
 void parse_all(const char *fn, nb::handle a, nb::handle b, nb::handle c, nb::handle d,
                int64_t axis, nb::handle out, Parsed &r) {
   parse_view(d, r.vd, fn, "d", nullptr, nb::none());
-  parse_view(a, r.va, fn, "a", &r.vd, d);
-  parse_view(b, r.vb, fn, "b", &r.vd, d);
-  parse_view(c, r.vc, fn, "c", &r.vd, d);
+  // an operand that is the same object as one read before is not read again
+  // (a is c, out=d): the first view lives as long as the call
+  const nb::handle ops[3] = {a, b, c};
+  View *const vs[3] = {&r.va, &r.vb, &r.vc};
+  static const char *const names[3] = {"a", "b", "c"};
+  for (int k = 0; k < 3; ++k) {
+    int same = -1;
+    if (ops[k].is(d)) same = 3;
+    for (int j = 0; j < k && same < 0; ++j)
+      if (ops[k].is(ops[j])) same = j;
+    if (same < 0)
+      parse_view(ops[k], *vs[k], fn, names[k], &r.vd, d);
+    else
+      vs[k]->share(same == 3 ? r.vd : *vs[same]);
+  }
   View *const in[4] = {&r.va, &r.vb, &r.vc, &r.vd};
   broadcast(fn, in, axis, r.p);
   if (!out.is_none()) {
-    parse_out_view(out, r.vo, fn);
+    // out=d in place: d's view when d is an array (not a number or list
+    // made into one) known to be writable
+    if (out.is(d) && !r.vd.keep.is_valid() &&
+        (r.vd.lib == kLibCupy || r.vd.lib == kLibTorch || (r.vd.from_buffer && !r.vd.readonly)))
+      r.vo.share(r.vd);
+    else
+      parse_out_view(out, r.vo, fn);
     bind_out(fn, r.vo, r.p);
   }
 }
+
+namespace {
 
 // Allocate x when out is None and point the problem at it.
 nb::object make_x(const char *fn, nb::handle d, nb::handle out, Parsed &r) {
@@ -87,6 +98,7 @@ nb::object make_x(const char *fn, nb::handle d, nb::handle out, Parsed &r) {
 // concurrent call of another thread makes its own.
 struct InfoSlot {
   nb::object arr;
+  char *data = nullptr;
   int lib = 0, dev = 0, rank = 0;
   int64_t shape[kMaxRank] = {};
 };
@@ -104,25 +116,66 @@ bool slot_fits(const InfoSlot &s, const View &vd, const Problem &p) {
   return true;
 }
 
-nb::object take_info(const View &vd, nb::handle d, const Problem &p, bool reuse) {
+nb::object take_info(const View &vd, nb::handle d, const Problem &p, bool reuse, char **data) {
   InfoSlot &s = info_slot();
-  if (reuse && slot_fits(s, vd, p)) return std::move(s.arr);
-  return new_array(vd, d, p.batch_shape, p.batch_rank, "int32");
+  if (reuse && slot_fits(s, vd, p)) {
+    *data = s.data;
+    return std::move(s.arr);
+  }
+  nb::object arr = new_array(vd, d, p.batch_shape, p.batch_rank, "int32");
+  *data = new_array_data(vd.lib, arr);
+  return arr;
 }
 
-void give_back_info(const View &vd, const Problem &p, nb::object arr) {
+void give_back_info(const View &vd, const Problem &p, nb::object arr, char *data) {
   InfoSlot &s = info_slot();
   s.arr = std::move(arr);
+  s.data = data;
   s.lib = vd.lib;
   s.dev = p.dev_id;
   s.rank = p.batch_rank;
   for (int j = 0; j < p.batch_rank; ++j) s.shape[j] = p.batch_shape[j];
 }
 
+std::string dims_str(const int64_t *s, int n) {
+  std::string r = "(";
+  for (int j = 0; j < n; ++j)
+    r += std::to_string(s[j]) + (j + 1 < n || n == 1 ? "," : "") + (j + 1 < n ? " " : "");
+  return r + ")";
+}
+
+// A caller's info array (info=): int32, C-ordered, of the batch's shape, on
+// the problem's device, writable.
+void bind_info(const char *fn, nb::handle h, View &vi, const Problem &p) {
+  parse_out_view(h, vi, fn, "info");
+  if (vi.dtype != 0 || vi.dtype_name != "int32")
+    throw nb::type_error(
+        (std::string(fn) + ": info has dtype " + vi.dtype_name + "; it must be an int32 array")
+            .c_str());
+  bool same = vi.ndim == p.batch_rank;
+  for (int j = 0; same && j < p.batch_rank; ++j) same = vi.shape[j] == p.batch_shape[j];
+  if (!same)
+    throw nb::value_error((std::string(fn) + ": info has shape " + vi.shape_str() +
+                           " but the batch (the shape without the axis) is " +
+                           dims_str(p.batch_shape, p.batch_rank))
+                              .c_str());
+  if (vi.on_gpu() != p.on_gpu() || (p.on_gpu() && vi.dev_id != p.dev_id))
+    throw nb::value_error((std::string(fn) + ": info is on " + vi.device_name() + " but d is on " +
+                           (p.on_gpu() ? "cuda:" + std::to_string(p.dev_id) : std::string("cpu")))
+                              .c_str());
+  int64_t step = 1;
+  for (int j = vi.ndim - 1; j >= 0; --j) {
+    if (vi.shape[j] > 1 && vi.strides[j] != step)
+      throw nb::value_error((std::string(fn) + ": info must be C-contiguous").c_str());
+    step *= vi.shape[j];
+  }
+}
+
 // Execute `plan` on the parsed problem and return x, or (x, info) when check
-// is false.  Breakdowns with check raise tridi.BreakdownError.
+// is false.  Breakdowns with check raise tridi.BreakdownError.  `info_arg`:
+// the caller's info array, or None.
 nb::object execute(const char *fn, const PlanPtr &plan, Parsed &r, nb::handle d, nb::object x,
-                   bool check) {
+                   bool check, nb::handle info_arg) {
   Problem &p = r.p;
   nb::object info_obj;
   int32_t *info = nullptr;
@@ -132,13 +185,30 @@ nb::object execute(const char *fn, const PlanPtr &plan, Parsed &r, nb::handle d,
   constexpr size_t kKeep = size_t(1) << 18;  // systems whose info the buffer keeps (1 MiB)
   std::vector<int32_t> large;
   View vi;
+  // the stream first: the pool of info arrays is kept per stream
+  void *stream = p.on_gpu() && p.elems > 0 ? current_stream(r.vd, d) : nullptr;
   // the info array of a check=True GPU call is reused (CuPy and PyTorch only:
   // their read-back is known to wait for the solve)
-  const bool reuse = p.on_gpu() && check && (r.vd.lib == kLibCupy || r.vd.lib == kLibTorch);
-  if (p.on_gpu() || !check) {
-    info_obj = take_info(r.vd, d, p, reuse);
-    parse_out_view(info_obj, vi, fn);
-    info = reinterpret_cast<int32_t *>(vi.data);
+  const bool given = !info_arg.is_none();
+  const bool reuse =
+      !given && p.on_gpu() && check && (r.vd.lib == kLibCupy || r.vd.lib == kLibTorch);
+  char *data = nullptr;
+  if (given) {
+    bind_info(fn, info_arg, vi, p);
+    info_obj = nb::borrow(info_arg);
+    data = vi.data;
+  } else if (p.on_gpu() || !check) {
+    bool pooled = false;
+    if (!check && p.on_gpu() && p.elems > 0)
+      info_obj = pooled_info(r.vd, d, p.batch_shape, p.batch_rank, stream, &data, &pooled);
+    if (!info_obj.is_valid()) info_obj = take_info(r.vd, d, p, reuse, &data);
+    if (!data) {
+      parse_out_view(info_obj, vi, fn);
+      data = vi.data;
+    }
+  }
+  if (data) {
+    info = reinterpret_cast<int32_t *>(data);
   } else if (static_cast<size_t>(p.batch) <= kKeep) {
     if (scratch.size() < static_cast<size_t>(p.batch)) scratch.resize(static_cast<size_t>(p.batch));
     info = scratch.data();
@@ -155,7 +225,6 @@ nb::object execute(const char *fn, const PlanPtr &plan, Parsed &r, nb::handle d,
     if (check) return x;
     return nb::make_tuple(x, info_obj);
   }
-  void *stream = p.on_gpu() ? current_stream(r.vd, d) : nullptr;
   tridi_status st;
   {
     nb::gil_scoped_release release;
@@ -165,10 +234,12 @@ nb::object execute(const char *fn, const PlanPtr &plan, Parsed &r, nb::handle d,
   if (p.on_gpu()) {
     if (!check) return nb::make_tuple(x, info_obj);
     arrays_module().attr("check_info")(fn, info_obj, p.axis);
-    if (reuse) give_back_info(r.vd, p, std::move(info_obj));
+    if (reuse) give_back_info(r.vd, p, std::move(info_obj), data);
     return x;
   }
-  if (st != TRIDI_SUCCESS && check) {
+  if (st != TRIDI_SUCCESS && check && given) {
+    arrays_module().attr("raise_breakdown")(fn, info_obj, tridi_status_name(st), p.axis);
+  } else if (st != TRIDI_SUCCESS && check) {
     nb::object host = new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32");
     View vh;
     parse_out_view(host, vh, fn);
@@ -181,16 +252,109 @@ nb::object execute(const char *fn, const PlanPtr &plan, Parsed &r, nb::handle d,
 }
 
 nb::object solve(nb::handle a, nb::handle b, nb::handle c, nb::handle d, int64_t axis,
-                 nb::handle out, const char *alg, const char *pivot, bool check) {
+                 nb::handle out, const PlanOptions &o, bool check, nb::handle info) {
   const char *fn = "tridi.solve";
-  PlanOptions o;
-  o.alg = std::strcmp(alg, "auto") == 0 ? TRIDI_ALG_AUTO : alg_from_name(fn, alg);
-  o.pivot = pivot_from_name(fn, pivot);
   Parsed r;
   parse_all(fn, a, b, c, d, axis, out, r);
   nb::object x = make_x(fn, d, out, r);
   PlanPtr plan = cached_plan(fn, r.p, o);
-  return execute(fn, plan, r, d, std::move(x), check);
+  return execute(fn, plan, r, d, std::move(x), check, info);
+}
+
+// The keyword values of the fast entries, converted as Python would
+// (operator.index, bool()); raise as the Python wrapper did.
+int64_t index_arg(PyObject *v) {
+  if (PyLong_CheckExact(v)) {
+    const long long i = PyLong_AsLongLong(v);
+    if (i == -1 && PyErr_Occurred()) throw nb::python_error();
+    return i;
+  }
+  nb::object i = nb::steal(PyNumber_Index(v));
+  if (!i.is_valid()) throw nb::python_error();
+  const long long r = PyLong_AsLongLong(i.ptr());
+  if (r == -1 && PyErr_Occurred()) throw nb::python_error();
+  return r;
+}
+
+bool bool_arg(PyObject *v) {
+  const int t = PyObject_IsTrue(v);
+  if (t < 0) throw nb::python_error();
+  return t != 0;
+}
+
+// Interned names of the parameters of tridi.solve and Plan.__call__.
+struct ArgNames {
+  PyObject *solve[10];  // a, b, c, d, axis, out, alg, pivot, check, info
+  PyObject *call[7];    // a, b, c, d, out, check, info
+  PyObject *auto_;
+};
+
+const ArgNames &arg_names() {
+  static ArgNames *n = nullptr;
+  if (!n) {
+    n = new ArgNames;
+    const char *s[10] = {"a", "b", "c", "d", "axis", "out", "alg", "pivot", "check", "info"};
+    for (int i = 0; i < 10; ++i) n->solve[i] = intern(s[i]);
+    const char *c[7] = {"a", "b", "c", "d", "out", "check", "info"};
+    for (int i = 0; i < 7; ++i) n->call[i] = intern(c[i]);
+    n->auto_ = intern("auto");
+  }
+  return *n;
+}
+
+// solve(a, b, c, d, *, axis=-1, out=None, alg="auto", pivot="auto",
+// check=True, info=None): tridi.solve itself, called by CPython directly.
+PyObject *solve_fast(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+  try {
+    const ArgNames &n = arg_names();
+    PyObject *v[10];
+    if (!match_fast("solve", args, nargs, kwnames, n.solve, 10, 4, 4, v)) return nullptr;
+    const char *fn = "tridi.solve";
+    PlanOptions o;
+    if (v[6] && v[6] != n.auto_) {
+      if (!PyUnicode_Check(v[6]))
+        throw nb::type_error((std::string(fn) + ": alg must be a str, got " +
+                              nb::type_name(nb::handle(v[6]).type()).c_str())
+                                 .c_str());
+      const char *alg = PyUnicode_AsUTF8(v[6]);
+      if (!alg) throw nb::python_error();
+      o.alg = std::strcmp(alg, "auto") == 0 ? TRIDI_ALG_AUTO : alg_from_name(fn, alg);
+    }
+    if (v[7] && v[7] != n.auto_) {
+      if (!PyUnicode_Check(v[7])) throw nb::type_error("tridi.solve: pivot must be str");
+      const char *pivot = PyUnicode_AsUTF8(v[7]);
+      if (!pivot) throw nb::python_error();
+      o.pivot = pivot_from_name(fn, pivot);
+    }
+    const int64_t axis = v[4] ? index_arg(v[4]) : -1;
+    const bool check = v[8] ? bool_arg(v[8]) : true;
+    const nb::handle none = nb::none();
+    return solve(v[0], v[1], v[2], v[3], axis, v[5] ? nb::handle(v[5]) : none, o, check,
+                 v[9] ? nb::handle(v[9]) : none)
+        .release()
+        .ptr();
+  } catch (...) {
+    return set_python_error();
+  }
+}
+
+PyMethodDef solve_def = {"solve",
+                         reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&solve_fast)),
+                         METH_FASTCALL | METH_KEYWORDS,
+                         "solve(a, b, c, d, *, axis=-1, out=None, alg='auto', pivot='auto', "
+                         "check=True, info=None)\n--\n\nCore of tridi.solve (see its docstring)."};
+
+// tridi.solve as a builtin of module `module` with the docstring `doc` (the
+// package's own, kept in Python): the same C entry, no Python frame.
+nb::object make_solve(const std::string &doc, const std::string &module) {
+  static PyMethodDef *def = nullptr;  // one per process, never freed (functions refer to it)
+  if (!def) {
+    char *text = new char[doc.size() + 1];
+    std::memcpy(text, doc.c_str(), doc.size() + 1);
+    def = new PyMethodDef{solve_def.ml_name, solve_def.ml_meth, solve_def.ml_flags, text};
+  }
+  nb::str mod(module.c_str());
+  return nb::steal(PyCFunction_NewEx(def, nullptr, mod.ptr()));
 }
 
 // ---- tridi.Plan ------------------------------------------------------------------
@@ -200,12 +364,6 @@ bool same_strides(const Problem &a, const int64_t (*s)[kMaxRank]) {
     for (int j = 0; j < a.rank; ++j)
       if (a.strides[k][j] != s[k][j]) return false;
   return true;
-}
-
-std::string strides_str(const int64_t *s, int rank) {
-  std::string r = "(";
-  for (int j = 0; j < rank; ++j) r += std::to_string(s[j]) + (j + 1 < rank || rank == 1 ? "," : "") + (j + 1 < rank ? " " : "");
-  return r + ")";
 }
 
 class Plan {
@@ -255,7 +413,8 @@ class Plan {
     plan_ = make_plan(fn, p_, o_);
   }
 
-  nb::object call(nb::handle a, nb::handle b, nb::handle c, nb::handle d, nb::handle out, bool check) {
+  nb::object call(nb::handle a, nb::handle b, nb::handle c, nb::handle d, nb::handle out,
+                  bool check, nb::handle info) {
     const char *fn = "tridi.Plan";
     Parsed r;
     parse_all(fn, a, b, c, d, p_.axis, out, r);
@@ -282,8 +441,8 @@ class Plan {
           bool eq = true;
           for (int j = 0; j < p.rank; ++j) eq = eq && p.strides[k][j] == p_.strides[k][j];
           if (!eq)
-            msg += std::string(" ") + names[k] + " has " + strides_str(p.strides[k], p.rank) +
-                   ", the plan " + strides_str(p_.strides[k], p.rank) + ";";
+            msg += std::string(" ") + names[k] + " has " + dims_str(p.strides[k], p.rank) +
+                   ", the plan " + dims_str(p_.strides[k], p.rank) + ";";
         }
         msg += " (strides in elements; make another Plan for another layout)";
         throw nb::value_error(msg.c_str());
@@ -293,7 +452,7 @@ class Plan {
       std::memcpy(p_.strides, p.strides, sizeof p_.strides);
     }
     bound_ = true;
-    return execute(fn, plan_, r, d, std::move(x), check);
+    return execute(fn, plan_, r, d, std::move(x), check, info);
   }
 
   tridi_plan_info info() const {
@@ -336,137 +495,23 @@ class Plan {
   bool bound_ = false;
 };
 
-// Seconds taken by `reps` tridi_execute calls on the plan tridi.solve would
-// use for these arrays, in one C loop without the GIL (the benchmark's "C
-// library" figure).  out is required; on the GPU the stream is synchronised
-// before and after through the array library.
-double time_execute(nb::handle a, nb::handle b, nb::handle c, nb::handle d, nb::handle out,
-                    int64_t axis, const char *alg, int64_t reps) {
-  const char *fn = "tridi._tridi.time_execute";
-  PlanOptions o;
-  o.alg = std::strcmp(alg, "auto") == 0 ? TRIDI_ALG_AUTO : alg_from_name(fn, alg);
-  Parsed r;
-  parse_all(fn, a, b, c, d, axis, out, r);
-  if (out.is_none()) throw nb::value_error("time_execute: out is required");
-  PlanPtr plan = cached_plan(fn, r.p, o);
-  Problem &p = r.p;
-  std::vector<int32_t> host_info(static_cast<size_t>(p.batch > 0 ? p.batch : 1));
-  nb::object info_obj;
-  View vi;
-  int32_t *info = host_info.data();
-  void *stream = nullptr;
-  if (p.on_gpu()) {
-    info_obj = new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32");
-    parse_out_view(info_obj, vi, fn);
-    info = reinterpret_cast<int32_t *>(vi.data);
-    stream = current_stream(r.vd, d);
-    arrays_module().attr("synchronize")(d);
+// plan(a, b, c, d, out=None, check=True, info=None): the type's own call
+// slot (CPython hands it the positional tuple and keyword dict directly).
+PyObject *plan_tp_call(PyObject *self, PyObject *args, PyObject *kwargs) {
+  try {
+    const ArgNames &n = arg_names();
+    PyObject *v[7];
+    if (!match_tuple("__call__", args, kwargs, n.call, 7, 6, 4, v)) return nullptr;
+    if (!nb::inst_ready(self)) throw nb::type_error("tridi.Plan: the plan is not initialised");
+    const nb::handle none = nb::none();
+    return nb::inst_ptr<Plan>(self)
+        ->call(v[0], v[1], v[2], v[3], v[4] ? nb::handle(v[4]) : none, v[5] ? bool_arg(v[5]) : true,
+               v[6] ? nb::handle(v[6]) : none)
+        .release()
+        .ptr();
+  } catch (...) {
+    return set_python_error();
   }
-  tridi_status st = TRIDI_SUCCESS;
-  std::chrono::steady_clock::time_point t0, t1;
-  {
-    nb::gil_scoped_release release;
-    t0 = std::chrono::steady_clock::now();
-    for (int64_t i = 0; i < reps && st == TRIDI_SUCCESS; ++i)
-      st = tridi_execute(plan->plan, p.ptr[0], p.ptr[1], p.ptr[2], p.ptr[3], p.ptr[4], info, stream);
-    if (!p.on_gpu()) t1 = std::chrono::steady_clock::now();
-  }
-  if (p.on_gpu()) {
-    arrays_module().attr("synchronize")(d);
-    t1 = std::chrono::steady_clock::now();
-  }
-  if (st != TRIDI_SUCCESS) raise_status(fn, st);
-  return std::chrono::duration<double>(t1 - t0).count();
-}
-
-// Seconds per call of each step of tridi.solve(a, b, c, d, out=out,
-// check=False) on these arrays, each timed alone in a loop of `reps` (the
-// benchmark's breakdown of the binding's cost): reading each operand,
-// broadcasting, the plan-cache lookup, a new info array and reading it, the
-// current stream, releasing and retaking the GIL, and tridi_execute itself
-// (on the GPU the loop waits for the device at its end, as time_execute).
-nb::dict overhead_steps(nb::handle a, nb::handle b, nb::handle c, nb::handle d, nb::handle out,
-                        int64_t axis, int64_t reps) {
-  const char *fn = "tridi._tridi.overhead_steps";
-  using clock = std::chrono::steady_clock;
-  if (reps < 1) throw nb::value_error("overhead_steps: reps must be >= 1");
-  if (out.is_none()) throw nb::value_error("overhead_steps: out is required");
-  Parsed r;
-  parse_all(fn, a, b, c, d, axis, out, r);
-  Problem &p = r.p;
-  PlanOptions o;
-  PlanPtr plan = cached_plan(fn, p, o);
-  nb::dict res;
-  auto timed = [&](const char *name, auto &&step) {
-    step();  // warm (first allocations, lookups)
-    const auto t0 = clock::now();
-    for (int64_t i = 0; i < reps; ++i) step();
-    res[name] =
-        std::chrono::duration<double>(clock::now() - t0).count() / static_cast<double>(reps);
-  };
-  timed("read d", [&] {
-    View v;
-    parse_view(d, v, fn, "d", nullptr, nb::none());
-  });
-  timed("read a, b, c", [&] {
-    View va, vb, vc;
-    parse_view(a, va, fn, "a", &r.vd, d);
-    parse_view(b, vb, fn, "b", &r.vd, d);
-    parse_view(c, vc, fn, "c", &r.vd, d);
-  });
-  timed("read out", [&] {
-    View v;
-    parse_out_view(out, v, fn);
-  });
-  timed("broadcast and bind out", [&] {
-    Problem q;
-    View *const in[4] = {&r.va, &r.vb, &r.vc, &r.vd};
-    broadcast(fn, in, axis, q);
-    bind_out(fn, r.vo, q);
-  });
-  timed("plan cache lookup", [&] { PlanPtr pl = cached_plan(fn, p, o); });
-  timed("new info array",
-        [&] { nb::object i = new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32"); });
-  nb::object info_obj = new_array(r.vd, d, p.batch_shape, p.batch_rank, "int32");
-  timed("read info array", [&] {
-    View v;
-    parse_out_view(info_obj, v, fn);
-  });
-  View vi;
-  parse_out_view(info_obj, vi, fn);
-  if (p.on_gpu()) timed("current stream", [&] { (void)current_stream(r.vd, d); });
-  timed("release and retake the GIL", [&] { nb::gil_scoped_release release; });
-  timed("result tuple (x, info)", [&] { nb::object t = nb::make_tuple(out, info_obj); });
-  void *stream = p.on_gpu() ? current_stream(r.vd, d) : nullptr;
-  int32_t *info = reinterpret_cast<int32_t *>(vi.data);
-  tridi_status st = TRIDI_SUCCESS;
-  auto run = [&](int64_t n) {
-    nb::gil_scoped_release release;
-    for (int64_t i = 0; i < n && st == TRIDI_SUCCESS; ++i)
-      st =
-          tridi_execute(plan->plan, p.ptr[0], p.ptr[1], p.ptr[2], p.ptr[3], p.ptr[4], info, stream);
-  };
-  auto per_call = [&](clock::time_point t0, int64_t n) {
-    return std::chrono::duration<double>(clock::now() - t0).count() / static_cast<double>(n);
-  };
-  if (p.on_gpu()) arrays_module().attr("synchronize")(d);
-  run(1);
-  if (p.on_gpu()) arrays_module().attr("synchronize")(d);
-  auto t0 = clock::now();
-  run(reps);
-  if (p.on_gpu()) arrays_module().attr("synchronize")(d);
-  res["tridi_execute (C loop)"] = per_call(t0, reps);
-  if (p.on_gpu()) {
-    // the host's own cost of a call: a few launches enqueued, far fewer than
-    // the launch queue holds, timed without waiting for them
-    const int64_t few = reps < 32 ? reps : 32;
-    t0 = clock::now();
-    run(few);
-    res["tridi_execute (enqueue only)"] = per_call(t0, few);
-    arrays_module().attr("synchronize")(d);
-  }
-  if (st != TRIDI_SUCCESS && !is_breakdown(st)) raise_status(fn, st);
-  return res;
 }
 
 // What the extension reads from one array argument (for tests): data
@@ -491,12 +536,30 @@ nb::dict view_info(nb::handle h, bool out) {
   return r;
 }
 
+// The info array check=False takes from the pool for an operand d, a batch
+// shape and a stream handle (for tests): (array, reused), or None where the
+// pool does not apply to d's library.
+nb::object info_from_pool(nb::handle d, nb::sequence shape, uintptr_t stream) {
+  View v;
+  parse_view(d, v, "tridi._tridi.info_from_pool", "d", nullptr, nb::none());
+  int64_t s[kMaxRank];
+  const int n = static_cast<int>(nb::len(shape));
+  if (n > kMaxRank) too_many_dims("tridi._tridi.info_from_pool", "shape", n);
+  for (int j = 0; j < n; ++j) s[j] = nb::cast<int64_t>(shape[j]);
+  char *data = nullptr;
+  bool reused = false;
+  nb::object arr = pooled_info(v, d, s, n, reinterpret_cast<void *>(stream), &data, &reused);
+  if (!arr.is_valid()) return nb::none();
+  return nb::make_tuple(arr, reused);
+}
+
 // Everything cached that holds Python objects or device memory: the plans,
-// the reused info array, what is known about CuPy and PyTorch.  At
+// the reused info arrays, what is known about CuPy and PyTorch.  At
 // interpreter exit, while the CUDA runtime and the array libraries are up.
 void clear_caches() {
   clear_plan_cache();
   info_slot().arr = nb::object();
+  clear_info_pool();
   clear_library_cache();
 }
 
@@ -521,10 +584,13 @@ NB_MODULE(_tridi, m) {
   using namespace tridipy;
   namespace nb = nanobind;
   m.doc() = "tridi's compiled core (use the functions of the tridi package).";
-  m.def("solve", &solve, nb::arg("a").none(), nb::arg("b").none(), nb::arg("c").none(),
-        nb::arg("d").none(), nb::arg("axis"),
-        nb::arg("out").none(), nb::arg("alg"), nb::arg("pivot"), nb::arg("check"),
-        "Core of tridi.solve (see its docstring).");
+  {
+    nb::object f = nb::steal(PyCFunction_NewEx(&solve_def, nullptr, m.attr("__name__").ptr()));
+    if (!f.is_valid()) throw nb::python_error();
+    m.attr("solve") = f;
+  }
+  m.def("make_solve", &make_solve, nb::arg("doc"), nb::arg("module"),
+        "tridi.solve: the core's solve with the package's docstring.");
   m.def("time_execute", &time_execute, nb::arg("a"), nb::arg("b"), nb::arg("c"), nb::arg("d"),
         nb::arg("out").none(), nb::arg("axis"), nb::arg("alg"), nb::arg("reps"),
         "Seconds for reps tridi_execute calls in one C loop (benchmark helper).");
@@ -535,6 +601,8 @@ NB_MODULE(_tridi, m) {
   m.def("clear_plan_cache", &clear_plan_cache, "Destroy the plans cached by tridi.solve.");
   m.def("view_info", &view_info, nb::arg("a"), nb::arg("out") = false,
         "What the extension reads from one array argument (for tests).");
+  m.def("info_from_pool", &info_from_pool, nb::arg("d"), nb::arg("shape"), nb::arg("stream"),
+        "The info array check=False would take from the pool (for tests).");
   m.def("clear_caches", &clear_caches,
         "Drop the cached plans, the reused info array and the array-library lookups (at exit).");
   m.def("overhead_steps", &overhead_steps, nb::arg("a"), nb::arg("b"), nb::arg("c"), nb::arg("d"),
@@ -542,14 +610,13 @@ NB_MODULE(_tridi, m) {
         "Seconds per call of each step of tridi.solve on these arrays (benchmark helper).");
   m.def("plan_cache_size", &plan_cache_size, "Number of plans cached by tridi.solve.");
 
-  nb::class_<Plan>(m, "Plan", "Core of tridi.Plan (see its docstring).")
+  static PyType_Slot plan_slots[] = {{Py_tp_call, reinterpret_cast<void *>(&plan_tp_call)},
+                                     {0, nullptr}};
+  nb::class_<Plan>(m, "Plan", "Core of tridi.Plan (see its docstring).", nb::type_slots(plan_slots))
       .def(nb::init<nb::sequence, const std::string &, int64_t, const std::string &,
                     const std::string &, const std::string &, int, int>(),
            nb::arg("shape"), nb::arg("dtype"), nb::arg("axis"), nb::arg("alg"), nb::arg("pivot"),
            nb::arg("backend"), nb::arg("device"), nb::arg("threads"))
-      .def("__call__", &Plan::call, nb::arg("a").none(), nb::arg("b").none(), nb::arg("c").none(),
-           nb::arg("d").none(),
-           nb::arg("out").none() = nb::none(), nb::arg("check") = true)
       .def_prop_ro("alg", &Plan::alg)
       .def_prop_ro("pivot", &Plan::pivot)
       .def_prop_ro("backend", &Plan::backend)

@@ -251,22 +251,24 @@ void parse_view(nb::handle h, View &v, const char *fn, const char *name, const V
                            .c_str());
 }
 
-void parse_out_view(nb::handle h, View &v, const char *fn) {
-  if (PyObject_CheckBuffer(h.ptr()) && view_from_buffer(h, v, fn, "out")) {
-    if (v.readonly) throw nb::value_error((std::string(fn) + ": out is read-only").c_str());
+void parse_out_view(nb::handle h, View &v, const char *fn, const char *name) {
+  if (PyObject_CheckBuffer(h.ptr()) && view_from_buffer(h, v, fn, name)) {
+    if (v.readonly)
+      throw nb::value_error((std::string(fn) + ": " + name + " is read-only").c_str());
     return;
   }
-  if (view_from_library(h, v, fn, "out")) return;
+  if (view_from_library(h, v, fn, name)) return;
   if (nb::try_cast(h, v.ndw, false)) {
-    view_from_dlpack(v.ndw, v, fn, "out", h);
+    view_from_dlpack(v.ndw, v, fn, name, h);
     v.readonly = false;
     return;
   }
   if (nb::try_cast(h, v.nd, false))
-    throw nb::value_error((std::string(fn) + ": out is read-only").c_str());
-  throw nb::type_error((std::string(fn) +
-                        ": out must be a writable array (NumPy, CuPy, PyTorch, ...) or None; "
-                        "got " + nb::type_name(h.type()).c_str())
+    throw nb::value_error((std::string(fn) + ": " + name + " is read-only").c_str());
+  throw nb::type_error((std::string(fn) + ": " + name +
+                        " must be a writable array (NumPy, CuPy, PyTorch, ...) or None; "
+                        "got " +
+                        nb::type_name(h.type()).c_str())
                            .c_str());
 }
 

@@ -71,6 +71,24 @@ struct View {
       has_buf = false;
     }
   }
+  // What `src` read, without what it holds (its buffer, capsule, kept
+  // array): for an argument that is the same object as one already read in
+  // this call, whose view outlives this one.
+  void share(const View &src) {
+    data = src.data == reinterpret_cast<const char *>(&src.scalar)
+               ? reinterpret_cast<char *>(&scalar)
+               : src.data;
+    scalar = src.scalar;
+    ndim = src.ndim;
+    for (int i = 0; i < ndim; ++i) shape[i] = src.shape[i], strides[i] = src.strides[i];
+    dtype = src.dtype;
+    dtype_name = src.dtype_name;
+    dev_type = src.dev_type;
+    dev_id = src.dev_id;
+    readonly = src.readonly;
+    from_buffer = src.from_buffer;
+    lib = src.lib;
+  }
   bool on_gpu() const { return dev_type == kDevCUDA || dev_type == kDevCUDAManaged; }
   std::string device_name() const;
   std::string shape_str() const;
@@ -84,8 +102,8 @@ struct View {
 void parse_view(nb::handle h, View &v, const char *fn, const char *name, const View *like,
                 nb::handle like_obj);
 
-// Fill `v` from `h`, which must be writable (the `out` argument).
-void parse_out_view(nb::handle h, View &v, const char *fn);
+// Fill `v` from `h`, which must be writable (the `out` argument, or `name`).
+void parse_out_view(nb::handle h, View &v, const char *fn, const char *name = "out");
 
 // Fill `v` from a float32/float64/int32 CuPy array or PyTorch tensor through
 // its attributes (libs.cpp).  False for any other object, and for those the
@@ -107,6 +125,24 @@ nb::module_ &arrays_module();
 // called directly, any other library through tridi._arrays.empty.
 nb::object new_array(const View &like, nb::handle like_obj, const int64_t *shape, int n,
                      const char *dtype);
+
+// The data address of an int32 array that new_array made for an operand of
+// library `lib` (C-ordered, of a known shape: only the address is read), or
+// null where it is not known that way (the caller reads the whole array).
+char *new_array_data(int lib, nb::handle arr);
+
+// check=False on CuPy arrays: an info array of `shape` on the operand's
+// device from a small pool of arrays this extension made, reused once
+// nothing but the pool refers to one (no other reference to it, its memory
+// or its memory pointer, no weak reference, its shape unchanged) and only on
+// the stream it was last used on (what CuPy's own memory pool does with
+// freed memory); else a new one, which joins the pool.  Its data address in
+// *data.  An invalid object where the pool does not apply (other libraries).
+nb::object pooled_info(const View &vd, nb::handle d, const int64_t *shape, int n, void *stream,
+                       char **data, bool *reused);
+
+// Drop the pool's arrays (at exit, and for tests).
+void clear_info_pool();
 
 // The handle of the current CUDA stream of the library of `d` on d's device
 // (CuPy's current stream, PyTorch's current stream; 0, the legacy default

@@ -12,109 +12,122 @@ from ._errors import BreakdownError  # noqa: F401  (documented in the docstrings
 __all__ = ["solve", "Plan", "solve_banded"]
 
 
-def solve(a, b, c, d, *, axis=-1, out=None, alg="auto", pivot="auto", check=True):
-    """Solve a batch of tridiagonal systems along one axis of N-d arrays.
+_SOLVE_DOC = """solve(a, b, c, d, *, axis=-1, out=None, alg='auto', pivot='auto', check=True, info=None)
+--
 
-    Every index of the dimensions other than ``axis`` is one independent
-    system of length ``n = shape[axis]``::
+Solve a batch of tridiagonal systems along one axis of N-d arrays.
 
-        a[i] x[i-1] + b[i] x[i] + c[i] x[i+1] = d[i],   i = 0 .. n-1
+Every index of the dimensions other than ``axis`` is one independent
+system of length ``n = shape[axis]``::
 
-    ``a[0]`` and ``c[n-1]`` are not used (their values, NaN included, are
-    ignored).  The arrays are read where they are, with their strides: any
-    slice, transpose, Fortran order or negative step is solved without a
-    copy.  Host arrays (NumPy, or anything with the buffer protocol or a CPU
-    DLPack device) are solved on the CPU; CUDA arrays (CuPy, PyTorch, or any
-    DLPack producer on a CUDA device) on the GPU, on the array library's
-    current stream.  The GIL is released while tridi solves.
+    a[i] x[i-1] + b[i] x[i] + c[i] x[i+1] = d[i],   i = 0 .. n-1
 
-    Parameters
-    ----------
-    a, b, c : array_like
-        Sub-diagonal, diagonal and super-diagonal.  They broadcast against
-        ``d`` by NumPy's rules (a stride of 0 in tridi: one matrix for many
-        right-hand sides costs no copy), with one addition: a 1-d
-        coefficient of a problem with more dimensions lies along ``axis``
-        (length ``n`` or 1).  A 0-d array or a Python number is a constant
-        diagonal; a Python number takes ``d``'s dtype.
-    d : array_like
-        Right-hand sides.
-    axis : int, optional
-        The axis the systems run along (default -1, the last), counted in
-        the broadcast shape of ``a, b, c, d``.
-    out : array, optional
-        Where to write the solution: an array of the broadcast shape and
-        dtype on the same device, any strides.  ``out=d`` solves in place.
-        It must not otherwise overlap an input.  Default: a new C-ordered
-        array of ``d``'s library (NumPy for NumPy inputs).
-    alg : str, optional
-        ``"auto"`` (default: the planner chooses from measurements) or an
-        algorithm name: ``"thomas"``, ``"thomas_pcr"``, ``"cr"``, ``"pcr"``,
-        ``"rd"``, ``"cr_pcr"``, ``"cr_rd"``, ... (:data:`tridi.algorithms`).
-        A name that does not apply to the backend raises ``ValueError``.
-    pivot : str, optional
-        ``"auto"`` (default): eliminate without pivoting, measure each
-        system's element growth, and solve the systems that grow too much
-        or break down again with partial pivoting (out of place only; in
-        place they are reported); ``"partial"``: LAPACK ``?gtsv``'s partial
-        pivoting for every system; ``"none"``: no pivoting, such systems
-        reported (``info`` ``2**31 - 1`` for growth).  docs/accuracy.md.
-    check : bool, optional
-        True (default): raise :class:`BreakdownError` if a system meets a
-        zero pivot or a NaN/Inf (on the GPU this reads the info array back,
-        which waits for the solve).  False: return ``(x, info)`` instead and
-        never wait.
+``a[0]`` and ``c[n-1]`` are not used (their values, NaN included, are
+ignored).  The arrays are read where they are, with their strides: any
+slice, transpose, Fortran order or negative step is solved without a
+copy.  Host arrays (NumPy, or anything with the buffer protocol or a CPU
+DLPack device) are solved on the CPU; CUDA arrays (CuPy, PyTorch, or any
+DLPack producer on a CUDA device) on the GPU, on the array library's
+current stream.  The GIL is released while tridi solves.
 
-    Returns
-    -------
-    x : array
-        The solution (``out`` when given).
-    info : array of int32, only when ``check=False``
-        One code per system, shaped like the batch (``x.shape`` without
-        ``axis``), on ``x``'s device: 0 solved, ``k > 0`` zero pivot at row
-        ``k - 1``, ``k < 0`` NaN/Inf at row ``-k - 1``, ``2**31 - 1`` solved
-        but inaccurate (``rd``, ``cr_rd``).  A failed system's ``x`` is
-        unspecified; the others are solved.
+Parameters
+----------
+a, b, c : array_like
+    Sub-diagonal, diagonal and super-diagonal.  They broadcast against
+    ``d`` by NumPy's rules (a stride of 0 in tridi: one matrix for many
+    right-hand sides costs no copy), with one addition: a 1-d
+    coefficient of a problem with more dimensions lies along ``axis``
+    (length ``n`` or 1).  A 0-d array or a Python number is a constant
+    diagonal; a Python number takes ``d``'s dtype.
+d : array_like
+    Right-hand sides.
+axis : int, optional
+    The axis the systems run along (default -1, the last), counted in
+    the broadcast shape of ``a, b, c, d``.
+out : array, optional
+    Where to write the solution: an array of the broadcast shape and
+    dtype on the same device, any strides.  ``out=d`` solves in place.
+    It must not otherwise overlap an input.  Default: a new C-ordered
+    array of ``d``'s library (NumPy for NumPy inputs).
+alg : str, optional
+    ``"auto"`` (default: the planner chooses from measurements) or an
+    algorithm name: ``"thomas"``, ``"thomas_pcr"``, ``"cr"``, ``"pcr"``,
+    ``"rd"``, ``"cr_pcr"``, ``"cr_rd"``, ... (:data:`tridi.algorithms`).
+    A name that does not apply to the backend raises ``ValueError``.
+pivot : str, optional
+    ``"auto"`` (default): eliminate without pivoting, measure each
+    system's element growth, and solve the systems that grow too much
+    or break down again with partial pivoting (out of place only; in
+    place they are reported); ``"partial"``: LAPACK ``?gtsv``'s partial
+    pivoting for every system; ``"none"``: no pivoting, such systems
+    reported (``info`` ``2**31 - 1`` for growth).  docs/accuracy.md.
+check : bool, optional
+    True (default): raise :class:`BreakdownError` if a system meets a
+    zero pivot or a NaN/Inf (on the GPU this reads the info array back,
+    which waits for the solve).  False: return ``(x, info)`` instead and
+    never wait.
+info : array of int32, optional
+    Where to write the info codes: a writable C-contiguous int32 array of
+    the batch's shape (the broadcast shape without ``axis``) on ``d``'s
+    device, which must not overlap an operand.  Returned as ``info`` with
+    ``check=False``; with ``check=True`` it is read for the check.  A
+    loop that passes ``out`` and ``info`` allocates nothing per call.
+    Default: a new array of ``d``'s library (with ``check=False`` on CuPy
+    arrays, one of a few arrays tridi made before that nothing refers to
+    any more, reused on the stream it was last used on).
 
-    Raises
-    ------
-    TypeError
-        An operand that is not an array, integer or mixed float32/float64
-        operands (tridi never casts), or an ``out`` of another dtype.
-    ValueError
-        Shapes that do not broadcast, 0-d operands only, ``axis`` out of
-        range, more than 8 dimensions, operands on different devices, a
-        read-only ``out``, an ``out`` that overlaps an input other than as
-        ``out=d``, misaligned data, an unknown ``alg``.
-    BreakdownError
-        With ``check=True``, when a system breaks down (see above).
-    RuntimeError
-        A CUDA array with a tridi built without CUDA, or a CUDA error.
+Returns
+-------
+x : array
+    The solution (``out`` when given).
+info : array of int32, only when ``check=False``
+    One code per system, shaped like the batch (``x.shape`` without
+    ``axis``), on ``x``'s device (``info`` itself when given): 0 solved,
+    ``k > 0`` zero pivot at row ``k - 1``, ``k < 0`` NaN/Inf at row
+    ``-k - 1``, ``2**31 - 1`` solved but inaccurate (``rd``, ``cr_rd``).  A failed system's ``x`` is
+    unspecified; the others are solved.
 
-    Notes
-    -----
-    tridi does not pivot.  It is stable for diagonally dominant and
-    symmetric positive definite matrices (ADI schemes, splines, implicit
-    diffusion); for general matrices use LAPACK ``?gtsv``
-    (``scipy.linalg.solve_banded``).  Plans are cached by layout, so a
-    repeated call on arrays of the same shapes and strides costs the
-    argument checks and the solve; :class:`Plan` makes the reuse explicit.
+Raises
+------
+TypeError
+    An operand that is not an array, integer or mixed float32/float64
+    operands (tridi never casts), or an ``out`` of another dtype.
+ValueError
+    Shapes that do not broadcast, 0-d operands only, ``axis`` out of
+    range, more than 8 dimensions, operands on different devices, a
+    read-only ``out``, an ``out`` that overlaps an input other than as
+    ``out=d``, misaligned data, an unknown ``alg``, an ``info`` of
+    another shape or device or not C-contiguous (of another dtype:
+    ``TypeError``).
+BreakdownError
+    With ``check=True``, when a system breaks down (see above).
+RuntimeError
+    A CUDA array with a tridi built without CUDA, or a CUDA error.
 
-    Examples
-    --------
-    >>> import numpy as np, tridi
-    >>> n = 5
-    >>> d = np.ones((3, n))                  # three systems of length 5
-    >>> x = tridi.solve(-1.0, 4.0, -1.0, d)  # constant diagonals
-    >>> np.allclose(4 * x[:, 1:-1] - x[:, :-2] - x[:, 2:], 1)
-    True
-    >>> x = tridi.solve(-1.0, 4.0, -1.0, d.T, axis=0)   # along the first axis
-    """
-    if not isinstance(alg, str):
-        raise TypeError(f"tridi.solve: alg must be a str, got {type(alg).__name__}")
-    if not isinstance(pivot, str):
-        raise TypeError("tridi.solve: pivot must be str")
-    return _ext.solve(a, b, c, d, operator.index(axis), out, alg, pivot, bool(check))
+Notes
+-----
+tridi does not pivot.  It is stable for diagonally dominant and
+symmetric positive definite matrices (ADI schemes, splines, implicit
+diffusion); for general matrices use LAPACK ``?gtsv``
+(``scipy.linalg.solve_banded``).  Plans are cached by layout, so a
+repeated call on arrays of the same shapes and strides costs the
+argument checks and the solve; :class:`Plan` makes the reuse explicit.
+
+Examples
+--------
+>>> import numpy as np, tridi
+>>> n = 5
+>>> d = np.ones((3, n))                  # three systems of length 5
+>>> x = tridi.solve(-1.0, 4.0, -1.0, d)  # constant diagonals
+>>> np.allclose(4 * x[:, 1:-1] - x[:, :-2] - x[:, 2:], 1)
+True
+>>> x = tridi.solve(-1.0, 4.0, -1.0, d.T, axis=0)   # along the first axis
+"""
+
+# tridi.solve is the extension's entry itself (a builtin taking its
+# arguments as CPython passes them: no Python frame per call), with this
+# docstring; the signature line above is what inspect.signature reads.
+solve = _ext.make_solve(_SOLVE_DOC, "tridi")
 
 
 def _dtype_name(dtype) -> str:
@@ -158,8 +171,8 @@ class Plan(_ext.Plan):
     (until then the plan describes C-ordered operands of ``shape``); every
     later call must pass arrays with the same strides, or gets a
     ``ValueError`` saying which differ.  Calling the plan,
-    ``plan(a, b, c, d, out=None, check=True)``, behaves as :func:`solve`
-    otherwise.
+    ``plan(a, b, c, d, out=None, check=True, info=None)``, behaves as
+    :func:`solve` otherwise.
 
     Attributes
     ----------
@@ -365,5 +378,5 @@ def solve_banded(l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, check_fi
     out = None
     if (overwrite_b and b1 is b and b1.shape == out_shape and b1.flags.writeable):
         out = b1
-    return _ext.solve(sub, diag, sup, b1, -core, out, "auto", "auto", True)
+    return _ext.solve(sub, diag, sup, b1, axis=-core, out=out)
 

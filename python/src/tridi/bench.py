@@ -201,20 +201,31 @@ def breakdown(rep: Report, rng, calls, repeat):
                 steps[k] = min(v, steps.get(k, float("inf")))
         exe = steps.pop("tridi_execute (enqueue only)", None)
         loop = steps.pop("tridi_execute (C loop)")
+        refs = {k: steps.pop(k) for k in list(steps) if k.startswith("(reference)")}
         t_call = best_of(lambda: _tridi.plan_cache_size(), calls, repeat)
-        t_ext = host_time(lib, lambda: _tridi.solve(a, b, c, d, -1, x, "auto", "auto", False), repeat)
+        t_ext = host_time(lib, lambda: _tridi.solve(a, b, c, d, out=x, check=False), repeat)
         t_py = host_time(lib, lambda: tridi.solve(a, b, c, d, out=x, check=False), repeat)
         base = exe if exe is not None else loop
         for k, v in steps.items():
             rep.add("breakdown", case, k, v)
         rep.add("breakdown", case, "Python to C call (an empty call)", t_call)
-        rep.add("breakdown", case, "tridi.solve's Python wrapper", t_py - t_ext)
+        rep.add("breakdown", case, "tridi.solve against _tridi.solve (the same entry)", t_py - t_ext)
         parts = sum(steps.values()) + t_call + (t_py - t_ext)
         rep.add("breakdown", case, "sum of the steps above", parts)
         rep.add("breakdown", case, "tridi_execute, host time" if exe is not None else "tridi_execute", base)
         rep.add("breakdown", case, "tridi.solve(out=x, check=False), host time", t_py,
                 f"+{(t_py - base) * 1e6:.2f} us over tridi_execute (steps: {parts * 1e6:.2f} us)")
         rep.add("breakdown", case, "not in the steps (argument conversion, ...)", t_py - base - parts)
+        if lib.name == "torch":
+            info = lib.xp.empty((64,), dtype=lib.xp.int32, device=d.device)
+        else:
+            info = lib.xp.empty((64,), dtype=lib.xp.int32)
+        t_info = host_time(lib, lambda: tridi.solve(a, b, c, d, out=x, check=False, info=info),
+                           repeat)
+        rep.add("breakdown", case, "tridi.solve(out=x, check=False, info=info), host time", t_info,
+                f"+{(t_info - base) * 1e6:.2f} us over tridi_execute")
+        for k, v in refs.items():
+            rep.add("breakdown", case, k, v)
         if lib.name == "cupy":
             import cupy
 
