@@ -76,7 +76,8 @@ fi
 if has test; then
   say "ctest ($(stamp))"
   # the GPU test, and the bench smoke test of the tool; the CPU suite runs in CI
-  (cd "$BUILD" && ctest --output-on-failure -R '^(cuda|tools\.)') >"$OUT/ctest.log" 2>&1
+  # CTEST_J tests at once (default 4): they share the GPU, none needs it alone
+  (cd "$BUILD" && ctest -j "${CTEST_J:-4}" --output-on-failure -R '^(cuda|tools\.)') >"$OUT/ctest.log" 2>&1
   rc=$?
   [ $rc -ne 0 ] && rc_all=1
   say "ctest rc=$rc ($(stamp)): $(grep -E 'tests passed|tests failed' "$OUT/ctest.log")"
@@ -87,50 +88,56 @@ if has sanitize; then
   CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   : >"$OUT/sanitize.log"
   T=$BUILD/tests/cuda/test_cuda
-  for tool in memcheck racecheck; do
-    say "compute-sanitizer $tool ($(stamp))"
-    log=$OUT/sanitize.log
+  # memcheck and racecheck run side by side (each its own log; the GPU is
+  # shared); a group's line says its tool and status
+  sanitize_tool() {
+    local tool=$1 log=$OUT/sanitize_$1.log rc maxn filt extra=()
+    : >"$log"
+    [ "$tool" = racecheck ] && extra=(--racecheck-report all)
     for filt in test_contiguous test_interleaved test_middle test_padded test_inplace test_bcast \
                 test_breakdown test_many test_graph_capture test_two_streams test_workspace test_empty test_bad_args; do
       maxn=700
       [ "$tool" = racecheck ] && maxn=300
       case $filt in test_breakdown|test_graph_capture|test_two_streams|test_workspace|test_many) maxn=100000 ;; esac
-      extra=()
-      [ "$tool" = racecheck ] && extra=(--racecheck-report all)
       TRIDI_TEST_CUDA_MAXN=$maxn timeout 300 "$CS" --tool "$tool" --error-exitcode 99 \
         "${extra[@]}" "$T" "$filt" >>"$log" 2>&1
-      rc=$?
-      echo "$tool $filt rc=$rc" | tee -a "$SUMMARY"
-      [ $rc -ne 0 ] && rc_all=1
+      echo "$tool $filt rc=$?"
     done
     # variable-size batches: tiles, breakdown re-check, long-system plans, graph capture
-    for filt in gpu_distributions gpu_long gpu_breakdown gpu_graph; do
+    for filt in gpu_distributions gpu_long gpu_breakdown gpu_graph gpu_packed_edges; do
       TRIDI_TEST_CUDA_MAXN=100000 timeout 300 "$CS" --tool "$tool" --error-exitcode 99 \
         "${extra[@]}" "$BUILD/tests/cuda/test_varbatch_cuda" "$filt" >>"$log" 2>&1
-      rc=$?
-      echo "$tool var.$filt rc=$rc" | tee -a "$SUMMARY"
-      [ $rc -ne 0 ] && rc_all=1
+      echo "$tool var.$filt rc=$?"
     done
-    # the pivoting row (tile, streamed and workspace kernels, the exact fallback) and
-    # TRIDI_PIVOT_AUTO's second pass (both kinds, graph capture)
+    # the pivoting rows (the partition kernel, v1's tile, streamed and workspace
+    # kernels, the exact fallback) and TRIDI_PIVOT_AUTO's second pass
     for filt in gpu_lu_breakdown gpu_lu_layouts gpu_auto gpu_auto_graph; do
       timeout 300 "$CS" --tool "$tool" --error-exitcode 99 "${extra[@]}" \
         "$BUILD/tests/cuda/test_pivot_cuda" "$filt" >>"$log" 2>&1
-      rc=$?
-      echo "$tool pivot.$filt rc=$rc" | tee -a "$SUMMARY"
-      [ $rc -ne 0 ] && rc_all=1
+      echo "$tool pivot.$filt rc=$?"
     done
     # the cuSPARSE-shaped entry points: every device array exactly its
     # cuSPARSE size, so memcheck reports any access outside that storage
     for filt in test_strided test_interleaved test_nopivot test_streams test_args; do
       timeout 300 "$CS" --tool "$tool" --error-exitcode 99 "${extra[@]}" \
         "$BUILD/tests/cuda/test_compat_cuda" "$filt" >>"$log" 2>&1
-      rc=$?
-      echo "$tool compat.$filt rc=$rc" | tee -a "$SUMMARY"
-      [ $rc -ne 0 ] && rc_all=1
+      echo "$tool compat.$filt rc=$?"
     done
-    grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | sort | uniq -c | tee -a "$SUMMARY"
-  done
+    # the FFT's passes, layouts, graph capture and argument checks
+    for filt in gpu_layouts gpu_naive gpu_graph gpu_args; do
+      timeout 300 "$CS" --tool "$tool" --error-exitcode 99 "${extra[@]}" \
+        "$BUILD/tests/cuda/test_fft_cuda" "$filt" >>"$log" 2>&1
+      echo "$tool fft.$filt rc=$?"
+    done
+  }
+  say "compute-sanitizer memcheck and racecheck ($(stamp))"
+  sanitize_tool memcheck >"$OUT/sanitize_memcheck.rc" &
+  sanitize_tool racecheck >"$OUT/sanitize_racecheck.rc"
+  wait
+  cat "$OUT/sanitize_memcheck.rc" "$OUT/sanitize_racecheck.rc" | tee -a "$SUMMARY"
+  grep -q ' rc=[1-9]' "$OUT/sanitize_memcheck.rc" "$OUT/sanitize_racecheck.rc" && rc_all=1
+  cat "$OUT/sanitize_memcheck.log" "$OUT/sanitize_racecheck.log" >"$OUT/sanitize.log"
+  grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize.log" | sort | uniq -c | tee -a "$SUMMARY"
   # Information, not a failure: do the CUDA kernels read a[0] / c[n-1]?
   # (tridi.h allows it on the CUDA backend.)  With exact device arrays the
   # ignored elements outside the harness's buffers are outside the device
