@@ -73,11 +73,6 @@ __device__ __forceinline__ double rpts_get(const unsigned long long *slot) {
   return __longlong_as_double((long long)*slot);
 }
 
-/* fmax that keeps a NaN (a non-finite residual or x is not accepted) */
-__device__ __forceinline__ double rpts_fmax(double m, double v) {
-  return v <= m ? m : v;
-}
-
 /* the acceptance rule of system t from the block's maxima (rpts_model.h):
  * max |r| <= kRptsTau eps (||A|| ||x|| + ||d||), x and the bound finite in
  * the element type */
@@ -198,9 +193,9 @@ __global__ void __launch_bounds__(kRptsMaxThreads) rpts_tile(LuParams p, int32_t
       const T res = ((R.a * xm + R.b * xi) + R.c * xq) - R.d;
       const T s = (fabs(R.a) + fabs(R.b)) + fabs(R.c);
       rmax = rpts_fmax(rmax, (double)fabs(res));
-      amax = fmax(amax, (double)s);
+      amax = rpts_fmax(amax, (double)s);
       xmax = rpts_fmax(xmax, (double)fabs(xi));
-      dmax = fmax(dmax, (double)fabs(R.d));
+      dmax = rpts_fmax(dmax, (double)fabs(R.d));
     }
     rpts_max(&red[g], rmax);
     rpts_max(&red[G + g], amax);
