@@ -1,7 +1,7 @@
-/* The CUDA pivoting solvers (cuda_lu_partition where it applies, n = 2 ..
- * 4096, else cuda_lu_partial: both are TRIDI_ALG_LU_PARTIAL, so the groups
- * below that force it run the partitioned row and its exact fallback for
- * most n) and TRIDI_PIVOT_AUTO's second pass (cuda_lu_partial's kernels) on
+/* The CUDA pivoting solvers (cuda_lu_partition where it applies, n = 512
+ * .. 4096, else cuda_lu_partial: both are TRIDI_ALG_LU_PARTIAL, so the
+ * groups below that force it run the partitioned row and its exact
+ * fallback for those n) and TRIDI_PIVOT_AUTO's second pass (cuda_lu_partial's kernels) on
  * the CUDA backend, on the device mirror of the harness's problems
  * (tt_dev.h); every solve is judged by tt_problem_check: inputs and padding
  * untouched, x written exactly where described, residual and info against
@@ -23,10 +23,11 @@
  *                      CUDA kernels do not flag growth;
  *   gpu_auto_graph     an AUTO execute captured into a CUDA graph and
  *                      replayed;
- *   gpu_partition      cuda_lu_partition chosen for n = 2 .. 4096, the
- *                      collection on every layout, f32/f64, backward error
- *                      within 10x of ?gtsv's, with and without info, some
- *                      executes in a graph. */
+ *   gpu_partition      cuda_lu_partition chosen for n = 512 .. 4096 (and
+ *                      cuda_lu_partial at 511), the collection on every
+ *                      layout, f32/f64, backward error within 10x of
+ *                      ?gtsv's, with and without info, some executes in a
+ *                      graph (in place among them). */
 #include "matgen_problem.h"
 #include "tt_dev.h"
 #include "tt_variable.h"
@@ -47,8 +48,8 @@ static tridi_options cuda_opts(tridi_alg alg) {
 }
 
 /* Solve P on the GPU with a plan of opts (stream 0, or a graph of one
- * execute replayed twice), info or NULL; check everything.  Returns the
- * failures. */
+ * execute replayed twice, d restored between the replays in place), info
+ * or NULL; check everything.  Returns the failures. */
 static long run_gpu(tt_problem *P, const tridi_options *o, int with_info, int graph, const char *what) {
   char lay[300], where[700];
   snprintf(where, sizeof where, "%s [%s]", what, tt_problem_str(P, lay, sizeof lay));
@@ -85,6 +86,11 @@ static long run_gpu(tt_problem *P, const tridi_options *o, int with_info, int gr
     CUDA_OK(cudaStreamEndCapture(st, &g));
     CUDA_OK(cudaGraphInstantiate(&ge, g, 0));
     CUDA_OK(cudaGraphLaunch(ge, st));
+    /* in place the first replay left x in d: the second must solve the
+     * original right-hand sides again (P's host buffers still hold them) */
+    if (P->inplace)
+      CUDA_OK(cudaMemcpyAsync(D.mem[TT_D], P->buf[TT_D].mem, (size_t)P->buf[TT_D].len * P->es,
+                              cudaMemcpyHostToDevice, st));
     CUDA_OK(cudaGraphLaunch(ge, st));
     CUDA_OK(cudaStreamSynchronize(st));
     CUDA_OK(cudaGraphExecDestroy(ge));
@@ -310,16 +316,18 @@ static long partition_berr(const tt_problem *P, const char *what) {
 
 /* The partitioned row on the collection (family s mod mg_count; the dense
  * randsvd ones only to n = 1000, uniform instead above), every layout but
- * the broadcast matrix, f32/f64, n = 2 .. 4096 across the level structure
- * (one-thread top only, one partition, one level, several): the plan takes
- * cuda_lu_partition, the harness's checks (residual, info against the
+ * the broadcast matrix, f32/f64, n = 512 .. 4096 (three or four levels;
+ * the smaller level structures, which the row no longer takes, are
+ * test_rpts_emu's on the host): the plan takes cuda_lu_partition
+ * (cuda_lu_partial below 512, where that is faster), the harness's checks (residual, info against the
  * reference, inputs and padding untouched), the backward error within 10x
  * of ?gtsv's; with and without the caller's info (the fallback's flags
  * then live in the workspace), and some executes captured in a graph. */
 static void gpu_partition(void **state) {
   (void)state;
   SKIP_WITHOUT_GPU();
-  static const int64_t ns[] = {2, 3, 31, 32, 33, 100, 1000, 4096};
+  /* 8 sizes: the in-place cases at 700 and 4096 run in a graph (k % 4) */
+  static const int64_t ns[] = {511, 512, 513, 700, 1000, 2000, 3000, 4096};
   static const lay_kind lays[] = {L_CONTIG, L_INTERLEAVED, L_STRIDED, L_MIDDLE, L_INPLACE};
   const tridi_options o = cuda_opts(TRIDI_ALG_LU_PARTIAL);
   const mg_matrix *uni = mg_by_name("uniform"), *tiny = mg_by_name("tiny_first_pivot");
@@ -351,7 +359,8 @@ static void gpu_partition(void **state) {
         char kern[128], where[200];
         plan_kernel(&P, &o, kern, sizeof kern);
         snprintf(where, sizeof where, "partition %s n %" PRId64 " %s", lay_name[lays[l]], n, t ? "f64" : "f32");
-        if (strncmp(kern, "cuda_lu_partition_", 18) != 0) tt_fail("%s: kernel %s, not cuda_lu_partition", where, kern);
+        const char *want = n >= 512 ? "cuda_lu_partition_" : "cuda_lu_partial_";
+        if (strncmp(kern, want, strlen(want)) != 0) tt_fail("%s: kernel %s, not %s*", where, kern, want);
         run_gpu(&P, &o, (int)(kk & 1), kk % 4 == 3, where);
         partition_berr(&P, where);
         tt_problem_free(&P);

@@ -8,7 +8,7 @@
  * the collection.  Compiled by nvcc, runs on the CPU: no GPU needed.  The
  * kernel's acceptance check and refinement step are not emulated (the
  * model's test covers that rule; the GPU test test_pivot_cuda covers the
- * kernel). */
+ * kernel), but its running maximum rpts_fmax is checked on NaNs. */
 #include "pivot/rpts.cuh"
 
 #include <cmath>
@@ -63,8 +63,29 @@ static void emulate(int n, int G, const std::vector<std::vector<double>> &A, std
   for (int g = 0; g < G; ++g)
     for (int i = 0; i < n; ++i) X[g][i] = lv[0].x[rpts_xidx<T, M>(lv[0], G, g, i)];
 }
+/* The acceptance check's running maximum (rpts_fmax) over a thread's rows
+ * keeps a NaN wherever it comes in the sequence: first, in the middle,
+ * last (a thread of the kernel folds rows pp, pp + Pt, ...; a NaN x or
+ * residual that a later finite row hid was a system accepted with NaN). */
+static int check_fmax() {
+  const double seqs[4][4] = {{NAN, 1, 2, 0.5}, {1, NAN, 2, 0.5}, {1, 2, 0.5, NAN}, {0, NAN, NAN, 3}};
+  int bad = 0;
+  for (const auto &q : seqs) {
+    double m = 0;
+    for (double v : q) m = rpts_fmax(m, v);
+    if (!std::isnan(m)) { ++bad; printf("[test_rpts_emu] rpts_fmax over {%g, %g, %g, %g}: %g, not NaN\n", q[0], q[1], q[2], q[3], m); }
+  }
+  double m = 0;
+  for (double v : {1.0, (double)INFINITY, 2.0}) m = rpts_fmax(m, v);
+  if (!(m == INFINITY)) { ++bad; printf("[test_rpts_emu] rpts_fmax over {1, inf, 2}: %g\n", m); }
+  m = 0;
+  for (double v : {1.0, 3.0, 2.0}) m = rpts_fmax(m, v);
+  if (m != 3.0) { ++bad; printf("[test_rpts_emu] rpts_fmax over {1, 3, 2}: %g\n", m); }
+  return bad;
+}
 int main() {
   int bad = 0, cases = 0;
+  const int fbad = check_fmax();
   for (int n : {2, 3, 16, 17, 31, 32, 33, 100, 1000, 4096})
     for (int G : {1, 4, 32}) {
       std::vector<std::vector<double>> A(G, std::vector<double>(4 * n));
@@ -94,5 +115,5 @@ int main() {
       }
     }
   printf("[test_rpts_emu] %d systems, %d differ from the model\n", cases, bad);
-  return bad || cases == 0 ? 1 : 0;
+  return bad || fbad || cases == 0 ? 1 : 0;
 }

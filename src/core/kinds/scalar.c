@@ -277,8 +277,9 @@ static const tridi_solver scalar_solvers[] = {
      tridi_cuda_alg_applies, tridi_cuda_alg_init, tridi_cuda_alg_execute, tridi_cuda_alg_destroy},
     {"cuda_cr_rd", TRIDI_BACKEND_CUDA, TRIDI_ALG_CR_RD, TRIDI_RANK_EXPLICIT,
      tridi_cuda_alg_applies, tridi_cuda_alg_init, tridi_cuda_alg_execute, tridi_cuda_alg_destroy},
-    /* CUDA, pivoting (pivot = partial), first where it applies (n <= 4096
-     * and the tile fits): partitioned elimination with partial pivoting
+    /* CUDA, pivoting (pivot = partial), first where it applies (512 <= n
+     * <= 4096, where it was measured faster than cuda_lu_partial, and the
+     * tile fits): partitioned elimination with partial pivoting
      * inside partitions, several threads a system, systems that fail its
      * residual check solved again by cuda_lu_partial's exact kernel
      * (src/cuda/pivot/rpts_scalar.cu). */

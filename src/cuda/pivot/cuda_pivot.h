@@ -21,7 +21,8 @@ void tridi_cuda_lu_destroy(struct tridi_plan_s *plan);
 
 /* The cuda_lu_partition row (scalar kind, rpts_scalar.cu): partitioned
  * elimination with partial pivoting inside partitions, several threads a
- * system, one block a tile of systems (n up to 4096 where the tile fits);
+ * system, one block a tile of systems (n = 512 .. 4096 where the tile
+ * fits; cuda_lu_partial is faster below);
  * systems it does not accept are solved again by cuda_lu_partial's exact
  * kernel in a second launch on the same stream. */
 const char *tridi_cuda_rpts_applies(const struct tridi_plan_s *plan);

@@ -28,6 +28,13 @@ constexpr int kRptsMaxLevels = 8;
 /* acceptance: residual <= kRptsTau eps (||A|| ||x|| + ||d||) (rpts_model.h) */
 constexpr double kRptsTau = 4.0;
 
+/* The acceptance check's running maximum of |residual|, |x|, ||A||, |d|
+ * over a thread's rows: a NaN, once met, must stay (a non-finite system is
+ * never accepted), whichever values come after it. */
+__host__ __device__ inline double rpts_fmax(double m, double v) {
+  return m != m || v <= m ? m : v; /* m NaN: kept; v NaN: taken */
+}
+
 template <typename T>
 struct RptsRow {
   T a, b, c, d;

@@ -36,6 +36,13 @@ namespace {
 
 constexpr int kRptsMaxThreads = 512; /* 128 registers a thread */
 constexpr int kRptsMaxN = kRptsM * kRptsMaxThreads;
+/* Below this n cuda_lu_partial (one thread a system) is faster.  H100, % of
+ * a device copy's bandwidth (docs/perf-log.md, "CUDA pivoting v2 measured"),
+ * f32 / f64 contiguous, this row against cuda_lu_partial: n = 128: 17 / 27
+ * against 25 / 30; n = 512: 15 / 21 against 8.2 / 5.3 (every layout alike).
+ * The crossover lies between; 256 was not measured, so the row starts at
+ * the first n where it was measured to win. */
+constexpr int kRptsMinN = 512;
 /* a bound on rpts_tile's static shared memory (the level descriptors,
  * refine[32]: 400 bytes by ptxas for sm_90) and the 1 KiB a block the
  * system reserves, which tools such as cuobjdump count with it */
@@ -71,11 +78,6 @@ __device__ __forceinline__ void rpts_max(unsigned long long *slot, double v) {
 }
 __device__ __forceinline__ double rpts_get(const unsigned long long *slot) {
   return __longlong_as_double((long long)*slot);
-}
-
-/* fmax that keeps a NaN (a non-finite residual or x is not accepted) */
-__device__ __forceinline__ double rpts_fmax(double m, double v) {
-  return v <= m ? m : v;
 }
 
 /* the acceptance rule of system t from the block's maxima (rpts_model.h):
@@ -198,9 +200,9 @@ __global__ void __launch_bounds__(kRptsMaxThreads) rpts_tile(LuParams p, int32_t
       const T res = ((R.a * xm + R.b * xi) + R.c * xq) - R.d;
       const T s = (fabs(R.a) + fabs(R.b)) + fabs(R.c);
       rmax = rpts_fmax(rmax, (double)fabs(res));
-      amax = fmax(amax, (double)s);
+      amax = rpts_fmax(amax, (double)s);
       xmax = rpts_fmax(xmax, (double)fabs(xi));
-      dmax = fmax(dmax, (double)fabs(R.d));
+      dmax = rpts_fmax(dmax, (double)fabs(R.d));
     }
     rpts_max(&red[g], rmax);
     rpts_max(&red[G + g], amax);
@@ -331,7 +333,7 @@ tridi_status rpts_plan(const struct tridi_plan_s *plan, RptsPlan *rp, bool *fits
 extern "C" const char *tridi_cuda_rpts_applies(const struct tridi_plan_s *plan) {
   using namespace tridi_cuda;
   const tridi_layout *L = &plan->lay;
-  if (L->n < 2) return "n < 2";
+  if (L->n < kRptsMinN) return "n below 512: cuda_lu_partial is faster there (measured on the H100)";
   if (L->n > kRptsMaxN) return "n above the partitioned tile's limit (4096)";
   /* the shared memory of one system a block against the device's opt-in
    * limit (227 KiB on the H100/H200: every n; less elsewhere) */
