@@ -48,21 +48,35 @@ template <typename T>
 __global__ void __launch_bounds__(256) var_resolve(VarPassParams p) {
   const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= p.nthreads) return;
-  for (int64_t s = tid; s < p.nsys; s += p.nthreads) {
-    if (p.info[s] == 0) continue;
-    const int64_t first = p.packed ? p.off[s] : s, st = p.packed ? 1 : p.ld;
-    const int64_t n = p.off[s + 1] - p.off[s];
-    GlobalRows<T> m;
-    m.A = (const T *)p.op[0] + first;
-    m.B = (const T *)p.op[1] + first;
-    m.C = (const T *)p.op[2] + first;
-    m.D = (const T *)p.op[3] + first;
-    m.X = (T *)p.op[4] + first;
-    m.sa = m.sb = m.sc = m.sd = m.sx = st;
-    m.w = (T *)p.scratch + tid;
-    m.n = n;
-    m.W = p.nthreads;
-    p.info[s] = lu_system<T>(n, m);
+  /* the info of kScan systems loaded before any is looked at: the scan of a
+   * batch with nothing flagged is kScan times fewer dependent round trips to
+   * memory (one a system was a latency-bound chain of B / nthreads loads) */
+  constexpr int kScan = 16;
+  for (int64_t s0 = tid; s0 < p.nsys; s0 += kScan * p.nthreads) {
+    int32_t code[kScan];
+#pragma unroll
+    for (int k = 0; k < kScan; ++k) {
+      const int64_t s = s0 + k * p.nthreads;
+      code[k] = s < p.nsys ? p.info[s] : 0;
+    }
+#pragma unroll 1
+    for (int k = 0; k < kScan; ++k) {
+      if (code[k] == 0) continue;
+      const int64_t s = s0 + k * p.nthreads; /* this thread's system: no other reads or writes its info */
+      const int64_t first = p.packed ? p.off[s] : s, st = p.packed ? 1 : p.ld;
+      const int64_t n = p.off[s + 1] - p.off[s];
+      GlobalRows<T> m;
+      m.A = (const T *)p.op[0] + first;
+      m.B = (const T *)p.op[1] + first;
+      m.C = (const T *)p.op[2] + first;
+      m.D = (const T *)p.op[3] + first;
+      m.X = (T *)p.op[4] + first;
+      m.sa = m.sb = m.sc = m.sd = m.sx = st;
+      m.w = (T *)p.scratch + tid;
+      m.n = n;
+      m.W = p.nthreads;
+      p.info[s] = lu_system<T>(n, m);
+    }
   }
 }
 
