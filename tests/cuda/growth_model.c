@@ -160,7 +160,7 @@ static float gm_bmax_f32(float m, float b) { return fabsf(b) > m ? fabsf(b) : m;
       const T rL = q1[ch] - s1[ch] * yprev - q[ch] - p1[ch] * ynext;                            \
       const T dref = own ? dm[ch] : dall;                                                       \
       const T tol = (T)tau * EPS * (dref * FABS(q[ch]) + w1[ch] * FABS(q1[ch]));                \
-      if (!(FABS(rL) * w1[ch] <= tol)) bad = 1;                                                 \
+      if (P > 2 && !(FABS(rL) * w1[ch] <= tol)) bad = 1; /* pcr_reduced's RESID */             \
     }                                                                                           \
     for (int64_t ch = 0; ch < P; ++ch) {                                                        \
       const T yprev = ch > 0 ? q[ch - 1] : 0;                                                   \

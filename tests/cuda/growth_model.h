@@ -21,7 +21,7 @@
  * of the chunk's first row and of the reduced solve's first elimination
  * (its step 2), in the original rows' units; max |b| over the rows < n;
  * maxima of the whole system, f64 ones rounded to high words as the
- * kernels keep them), or the residual of a row of the P-row system step 2
+ * kernels keep them), or (P > 2) the residual of a row of the P-row system step 2
  * forms, in its original units, above max(64, n) eps (max |b| max|y_L| +
  * max w|q|).  Growth alone is not enough: the
  * reduced solve is PCR, which is not backward stable on ill-conditioned

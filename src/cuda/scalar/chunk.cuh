@@ -59,7 +59,8 @@ __device__ __forceinline__ T identity_value(int op) {
  * step-2 pivot of the reduced solve (in the original rows' units), and
  * max |b| over the chunk's rows < n (dmx); per system, in a shared slot
  * (red, a 32-bit key: red_key): max |b|.  A system is flagged when some
- * thread's max N > 8 max |b| of the system (TRIDI_GROWTH_LIMIT) or the
+ * thread's max N > 8 max |b| of the system (TRIDI_GROWTH_LIMIT) or, where
+ * its reduced system after step 2 has more than two rows (P > 2), the
  * residual of its step-2 row after the solve, in original units, exceeds
  * max(kResidualTol, n) eps (max |b| |y_L| + w|q|, the row's own y_L and
  * w|q|: stricter than the system's maxima, and on the host model it flags
@@ -200,6 +201,11 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
    * (ptxas, f64 M = 4 / 16: docs/perf-log.md) */
   constexpr bool EARLY = !WRED;
   unsigned *ured = (unsigned *)red; /* the slots' 32-bit keys (red_key) */
+  /* RESID: the residual check of the step-2 rows only where the reduced
+   * system has more than two of them (P > 2; docs/accuracy.md: on P <= 2
+   * it never flagged a system the growth maxima did not, on the host
+   * model) */
+  const bool resid = P > 2;
   if (GROW && EARLY && red) red_max_sys<WRED>(ured, red_key(dmx), stride, P);
   __syncthreads();
   if (GROW && !EARLY && red) red_max_sys<WRED>(ured, red_key(dmx), stride, P);
@@ -227,7 +233,7 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
     s = -r * sL * sF;
     pp = -r * pL * pn;
     q = r * (qL - sL * qF - pL * qn);
-    if (GROW) {
+    if (GROW && resid) {
       if (keep) {
         keep[0] = s;
         keep[kst] = pp;
@@ -275,18 +281,23 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
     /* 5. the residual of the step-2 row in original units (w1) against
      * rtol (max |b| |y_L| + w1 |q1|), max |b| of the system (red == NULL:
      * this thread's own, stricter) */
-    const T ynext = c + 1 < P ? rq[o + stride] : (T)0;
-    if (keep) {
-      s1 = keep[0];
-      p1 = keep[kst];
-      q1 = keep[2 * kst];
-      w1 = keep[3 * kst];
+    const T Dm = red ? red_val<T>(ured[0]) : dmx;
+    bool rbad = false;
+    if (resid) {
+      const T ynext = c + 1 < P ? rq[o + stride] : (T)0;
+      if (keep) {
+        s1 = keep[0];
+        p1 = keep[kst];
+        q1 = keep[2 * kst];
+        w1 = keep[3 * kst];
+      }
+      const T Ym = fabs(q), WQm = w1 * fabs(q1);
+      const T rL = q1 - s1 * yprev - q - p1 * ynext;
+      const T tol = rtol * (Dm * Ym + WQm);
+      rbad = !(fabs(rL) * w1 <= tol);
     }
-    const T Dm = red ? red_val<T>(ured[0]) : dmx, Ym = fabs(q), WQm = w1 * fabs(q1);
-    const T rL = q1 - s1 * yprev - q - p1 * ynext;
-    const T tol = rtol * (Dm * Ym + WQm);
     if (!EARLY) nflag = nmx > (T)TRIDI_GROWTH_LIMIT * Dm;
-    flag = nflag || !(fabs(rL) * w1 <= tol);
+    flag = nflag || rbad;
   }
   qF = qF - sF * yprev - pF * q;
   qL = q;
