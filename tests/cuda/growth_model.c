@@ -46,7 +46,8 @@ static float gm_bmax_f32(float m, float b) { return fabsf(b) > m ? fabsf(b) : m;
 #define GM_TAUN(n) ((n) > 64 ? (n) : 64)
 #endif
 #define GM_HYBRID(NAME, T, FABS, EPS, UP, DN, BMAX)                                              \
-  int NAME(int64_t n, int M, const T *a, const T *b, const T *c, const T *d, T *x, double *g) {  \
+  int NAME(int64_t n, int M, int own, double tau, const T *a, const T *b, const T *c, const T *d, \
+           T *x, double *g) {                                                                     \
     int64_t P = 1;                                                                             \
     while (P * M < n) P *= 2;                                                                  \
     const int64_t np = P * M;                                                                  \
@@ -111,7 +112,7 @@ static float gm_bmax_f32(float m, float b) { return fabsf(b) > m ? fabsf(b) : m;
         sF[ch] = a0 * inv;                                                                 \
         pF[ch] = -c0 * g1 * inv;                                                           \
         qF[ch] = (d0 - c0 * d1) * inv;                                                     \
-        const T nf = r0 < n ? nn : 0, ny = (T)GM_KY * UP(gy);                             \
+        const T nf = r0 < n ? nn : 0, ny = r0 < n ? (T)GM_KY * UP(gy) : 0; /* dead: 0 */  \
         nm[ch] = nf > ny ? nf : ny;                                                        \
         dm[ch] = DN(bmx);                                                                  \
       }                                                                                    \
@@ -157,8 +158,9 @@ static float gm_bmax_f32(float m, float b) { return fabsf(b) > m ? fabsf(b) : m;
     for (int64_t ch = 0; ch < P; ++ch) {                                                        \
       const T yprev = ch > 0 ? q[ch - 1] : 0, ynext = ch + 1 < P ? q[ch + 1] : 0;               \
       const T rL = q1[ch] - s1[ch] * yprev - q[ch] - p1[ch] * ynext;                            \
-      const T tol = (T)GM_TAUN(n) * EPS * (dall * FABS(q[ch]) + w1[ch] * FABS(q1[ch]));         \
-      if (!(FABS(rL) * w1[ch] <= tol)) bad = 1;                                                 \
+      const T dref = own ? dm[ch] : dall;                                                       \
+      const T tol = (T)tau * EPS * (dref * FABS(q[ch]) + w1[ch] * FABS(q1[ch]));                \
+      if (P > 2 && !(FABS(rL) * w1[ch] <= tol)) bad = 1; /* pcr_reduced's RESID */             \
     }                                                                                           \
     for (int64_t ch = 0; ch < P; ++ch) {                                                        \
       const T yprev = ch > 0 ? q[ch - 1] : 0;                                                   \
@@ -172,14 +174,27 @@ static float gm_bmax_f32(float m, float b) { return fabsf(b) > m ? fabsf(b) : m;
     int grown = 0;                                                                             \
     for (int64_t ch = 0; ch < P; ++ch) dmx = dm[ch] > dmx ? dm[ch] : dmx;                      \
     for (int64_t ch = 0; ch < P; ++ch) {                                                       \
-      grown |= nm[ch] > (T)GM_LIMIT * dmx;                                                     \
-      gmx = nm[ch] > gmx ? nm[ch] : gmx;                                                       \
+      const T dref = own ? dm[ch] : dmx;                                                       \
+      grown |= nm[ch] > (T)GM_LIMIT * dref;                                                    \
+      const T gc = own ? (dm[ch] > 0 ? nm[ch] / dm[ch] : 0) : nm[ch];                          \
+      gmx = gc > gmx ? gc : gmx;                                                               \
     }                                                                                          \
-    gmx /= dmx;                                                                                \
+    if (!own) gmx /= dmx;                                                                      \
     free(mem);                                                                                 \
     if (g) g[0] = (double)gmx;                                                                 \
-    return bad || grown;                                                       \
+    return bad | 2 * grown;                                                                    \
   }
 
-GM_HYBRID(gm_hybrid_f64, double, fabs, DBL_EPSILON, gm_hi_up, gm_hi_down, gm_bmax_f64)
-GM_HYBRID(gm_hybrid_f32, float, fabsf, FLT_EPSILON, gm_id, gm_id, gm_bmax_f32)
+GM_HYBRID(gm_hybrid_opt_f64, double, fabs, DBL_EPSILON, gm_hi_up, gm_hi_down, gm_bmax_f64)
+GM_HYBRID(gm_hybrid_opt_f32, float, fabsf, FLT_EPSILON, gm_id, gm_id, gm_bmax_f32)
+
+int gm_hybrid_f64(int64_t n, int M, const double *a, const double *b, const double *c,
+                  const double *d, double *x, double *g) {
+  const int r = gm_hybrid_opt_f64(n, M, 0, GM_TAUN(n), a, b, c, d, x, g);
+  return r > 0 ? 1 : r;
+}
+int gm_hybrid_f32(int64_t n, int M, const float *a, const float *b, const float *c,
+                  const float *d, float *x, double *g) {
+  const int r = gm_hybrid_opt_f32(n, M, 0, GM_TAUN(n), a, b, c, d, x, g);
+  return r > 0 ? 1 : r;
+}

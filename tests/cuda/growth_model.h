@@ -21,7 +21,7 @@
  * of the chunk's first row and of the reduced solve's first elimination
  * (its step 2), in the original rows' units; max |b| over the rows < n;
  * maxima of the whole system, f64 ones rounded to high words as the
- * kernels keep them), or the residual of a row of the P-row system step 2
+ * kernels keep them), or (P > 2) the residual of a row of the P-row system step 2
  * forms, in its original units, above max(64, n) eps (max |b| max|y_L| +
  * max w|q|).  Growth alone is not enough: the
  * reduced solve is PCR, which is not backward stable on ill-conditioned
@@ -31,5 +31,17 @@ int gm_hybrid_f64(int64_t n, int M, const double *a, const double *b, const doub
                   const double *d, double *x, double *g);
 int gm_hybrid_f32(int64_t n, int M, const float *a, const float *b, const float *c,
                   const float *d, float *x, double *g);
+
+/* The same with the kernels' options: own != 0 compares each chunk's max N
+ * with its own max |b| and scales its residual tolerance by it (the PACKED
+ * kernel, src/cuda/variable/var_packed.cu, whose chunks may span several
+ * systems: there is no per-system slot); tau the residual tolerance factor
+ * (times eps: chunk.cuh's residual_tol).  Returns a bit mask: 1 a residual
+ * above the tolerance, 2 growth above the limit (0 accepted, -1 out of
+ * memory). */
+int gm_hybrid_opt_f64(int64_t n, int M, int own, double tau, const double *a, const double *b,
+                      const double *c, const double *d, double *x, double *g);
+int gm_hybrid_opt_f32(int64_t n, int M, int own, double tau, const float *a, const float *b,
+                      const float *c, const float *d, float *x, double *g);
 
 #endif

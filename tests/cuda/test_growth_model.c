@@ -150,10 +150,71 @@ static void dominant(void **state) {
   assert_int_equal(fails, 0);
 }
 
+/* PACKED tiles (src/cuda/variable/var_packed.cu) with each chunk's own
+ * maxima: row-dominant systems of lengths 1..300 one after another (a of
+ * each first row and c of each last row zero), ph identity rows before
+ * them, identity rows to the last chunk's end, the chunks after it dead:
+ * never flagged, f32 and f64, 2048- and 4096-row tiles (the kernel's). */
+static void packed_dominant(void **state) {
+  (void)state;
+  enum { CAP = 4096 };
+  double *v = malloc(sizeof(double) * 5 * CAP);
+  float *fv = malloc(sizeof(float) * 5 * CAP);
+  assert_non_null(v);
+  assert_non_null(fv);
+  uint64_t r = 0x243f6a8885a308d3ull;
+  int flagged = 0, tiles = 0;
+  double gmax = 0;
+  for (int t = 0; t < 24; ++t) {
+    const int f64 = t & 1, M = f64 ? 8 : 16, cap = 256 * M, ph = (t >> 1) % (f64 ? 2 : 4);
+    /* fill: the whole tile, or a partial last tile (dead chunks after it) */
+    const int rows = t % 3 == 2 ? cap / 3 : cap - ph;
+    double *a = v, *b = v + CAP, *c = v + 2 * CAP, *d = v + 3 * CAP, *x = v + 4 * CAP;
+    const int nfill = (ph + rows + M - 1) / M * M;
+    for (int i = 0; i < nfill; ++i) {
+      a[i] = c[i] = d[i] = 0;
+      b[i] = 1;
+    }
+    for (int s0 = ph; s0 < ph + rows;) {
+      r = r * 6364136223846793005ull + 1442695040888963407ull;
+      const int n = (int)fmin(1 + (double)(r >> 33) / 2147483648.0 * 300, ph + rows - s0);
+      for (int k = 0; k < n; ++k) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        const double u0 = (double)(r >> 40) / 16777216.0, u1 = (double)((r >> 16) & 0xffffff) / 16777216.0;
+        const int i = s0 + k;
+        a[i] = k == 0 ? 0 : 2 * u0 - 1;
+        c[i] = k == n - 1 ? 0 : 1 - 2 * u1;
+        b[i] = (fabs(a[i]) + fabs(c[i]) + 0.5 + u1) * ((r >> 8) & 1 ? -1 : 1);
+        d[i] = u1 - 0.5;
+      }
+      s0 += n;
+    }
+    double g = 0;
+    int fl;
+    if (f64) {
+      fl = gm_hybrid_opt_f64(nfill, M, 1, 64, a, b, c, d, x, &g);
+    } else {
+      for (int k = 0; k < 4; ++k) mg_to_f32(nfill, v + k * CAP, fv + k * CAP);
+      fl = gm_hybrid_opt_f32(nfill, M, 1, 64, fv, fv + CAP, fv + 2 * CAP, fv + 3 * CAP, fv + 4 * CAP, &g);
+    }
+    assert_true(fl >= 0);
+    flagged += fl != 0;
+    ++tiles;
+    gmax = fmax(gmax, g);
+  }
+  fprintf(stderr, "[test_growth_model] packed tiles of dominant systems: %d of %d flagged, largest G %.3g\n",
+          flagged, tiles, gmax);
+  assert_int_equal(flagged, 0);
+  assert_true(gmax > 1.0); /* the maxima were formed */
+  free(v);
+  free(fv);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(property),
       cmocka_unit_test(dominant),
+      cmocka_unit_test(packed_dominant),
   };
   if (argc > 1) cmocka_set_test_filter(argv[1]);
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -58,9 +58,12 @@ __device__ __forceinline__ T identity_value(int op) {
  * (GrowAcc), the |L||U| row sums of the chunk's first row and of the
  * step-2 pivot of the reduced solve (in the original rows' units), and
  * max |b| over the chunk's rows < n (dmx); per system, in a shared slot
- * (red, a 32-bit key: red_key): max |b|.  A system is flagged when some
- * thread's max N > 8 max |b| of the system (TRIDI_GROWTH_LIMIT) or the
- * residual of its step-2 row after the solve, in original units, exceeds
+ * (red, a 32-bit key: red_key), or in registers where the system's threads
+ * are lanes of one warp (the staged kernel with P <= 32): max |b|.  A
+ * system is flagged when some thread's max N > 8 max |b| of the system
+ * (TRIDI_GROWTH_LIMIT) or, where its reduced system after step 2 has more
+ * than two rows (P > 2), the residual of its step-2 row after the solve,
+ * in original units, exceeds
  * max(kResidualTol, n) eps (max |b| |y_L| + w|q|, the row's own y_L and
  * w|q|: stricter than the system's maxima, and on the host model it flags
  * 4 more systems of 6020, no dominant one; the property wanted is a backward error <=
@@ -130,20 +133,29 @@ __device__ __forceinline__ double red_val<double>(unsigned k) {
  * thread of the block calls it together.  The system-adjacent kernels (a
  * warp spans 32 / G chunks of a system, 1 or 2 for G = 16, 32) keep the
  * plain atomic. */
+/* The maximum of key over the system's lanes of this warp (the staged
+ * kernel's order: a system's lanes an aligned run of min(P, 32) lanes),
+ * in every one of them; every thread of the block calls it together. */
+__device__ __forceinline__ unsigned red_warp_max(unsigned key, int P) {
+  const int span = P < 32 ? P : 32;
+  const int nt = (int)blockDim.x;
+  const unsigned wmask = nt >= 32 ? 0xffffffffu : (1u << nt) - 1u; /* blocks: 2^k threads */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const int lane = (int)(threadIdx.x & 31);
+  const unsigned mask = span == 32 ? 0xffffffffu : (((1u << span) - 1u) << (lane & ~(span - 1))) & wmask;
+  return __reduce_max_sync(mask, key);
+#else
+  for (int o = 1; o < span; o <<= 1) key = max(key, __shfl_xor_sync(wmask, key, o));
+  return key;
+#endif
+}
 template <bool WRED>
 __device__ __forceinline__ void red_max_sys(unsigned *slot, unsigned key, int lst, int P) {
   (void)lst;
   if constexpr (WRED) {
     const int span = P < 32 ? P : 32;
     const int lane = (int)(threadIdx.x & 31);
-    const int nt = (int)blockDim.x;
-    const unsigned wmask = nt >= 32 ? 0xffffffffu : (1u << nt) - 1u; /* blocks: 2^k threads */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const unsigned mask = span == 32 ? 0xffffffffu : (((1u << span) - 1u) << (lane & ~(span - 1))) & wmask;
-    key = __reduce_max_sync(mask, key);
-#else
-    for (int o = 1; o < span; o <<= 1) key = max(key, __shfl_xor_sync(wmask, key, o));
-#endif
+    key = red_warp_max(key, P);
     if ((lane & (span - 1)) == 0) atomicMax(slot, key);
   } else {
     atomicMax(slot, key);
@@ -178,11 +190,13 @@ __device__ __forceinline__ void red_max_sys(unsigned *slot, unsigned key, int ls
  * waits in keep: nothing of the detection stays in registers across the
  * PCR barriers.  WRED: the system's lanes reduce in the warp before each
  * atomic (red_max_sys), and max |b| and the N verdict come after the
- * barrier as before (fewer spills there).  After step 4's barrier each
+ * barrier as before (fewer spills there); with P <= 32 and WARP the
+ * warp's reduction is the system's (no slot: red is only tested for NULL),
+ * so the verdict comes at step 2.  After step 4's barrier each
  * thread checks the residual of its step-2 row (the F rows hold by their
  * back substitution in step 4): no extra barrier.  Returns this thread's verdict (the system is flagged
  * when any of its threads returns true). */
-template <typename T, bool GROW = false, bool WRED = false>
+template <typename T, bool GROW = false, bool WRED = false, bool WARP = WRED>
 __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int stride, int li,
                                             int R, T &sF, T &pF, T &qF, T &sL, T &pL, T &qL,
                                             T *red = nullptr, T *keep = nullptr, int kst = 0, T wL = 0,
@@ -200,9 +214,21 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
    * (ptxas, f64 M = 4 / 16: docs/perf-log.md) */
   constexpr bool EARLY = !WRED;
   unsigned *ured = (unsigned *)red; /* the slots' 32-bit keys (red_key) */
+  /* RESID: the residual check of the step-2 rows only where the reduced
+   * system has more than two of them (P > 2; docs/accuracy.md: on P <= 2
+   * it never flagged a system the growth maxima did not, on the host
+   * model).  WARP (WRED, P <= 32): the system's lanes are one warp's, and
+   * the warp reduction leaves its max |b| in every one of them: no slot,
+   * no atomic, and the N verdict at step 2 (max N dies there) */
+  const bool resid = P > 2;
+  const bool warp = GROW && WRED && WARP && red && P <= 32;
   if (GROW && EARLY && red) red_max_sys<WRED>(ured, red_key(dmx), stride, P);
   __syncthreads();
-  if (GROW && !EARLY && red) red_max_sys<WRED>(ured, red_key(dmx), stride, P);
+  T dsys = dmx; /* WARP: the system's max |b| */
+  if (GROW && !EARLY && red) {
+    if (warp) dsys = red_val<T>(red_warp_max(red_key(dmx), P));
+    else red_max_sys<WRED>(ured, red_key(dmx), stride, P);
+  }
   T sn = 0, pn = 0, qn = 0;
   if (c + 1 < P) {
     sn = rs[o + stride];
@@ -222,12 +248,13 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
                              fabs(pL) * (((T)2 + fabs(sn)) + fabs(pn))));
       w1 = wL * fabs(den);
       if (EARLY) nflag = nmx > (T)TRIDI_GROWTH_LIMIT * (red ? red_val<T>(ured[0]) : dmx);
+      else if (warp) nflag = nmx > (T)TRIDI_GROWTH_LIMIT * dsys;
     }
     const T r = rcp_<T>(den);
     s = -r * sL * sF;
     pp = -r * pL * pn;
     q = r * (qL - sL * qF - pL * qn);
-    if (GROW) {
+    if (GROW && resid) {
       if (keep) {
         keep[0] = s;
         keep[kst] = pp;
@@ -275,18 +302,23 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
     /* 5. the residual of the step-2 row in original units (w1) against
      * rtol (max |b| |y_L| + w1 |q1|), max |b| of the system (red == NULL:
      * this thread's own, stricter) */
-    const T ynext = c + 1 < P ? rq[o + stride] : (T)0;
-    if (keep) {
-      s1 = keep[0];
-      p1 = keep[kst];
-      q1 = keep[2 * kst];
-      w1 = keep[3 * kst];
+    const T Dm = warp ? dsys : (red ? red_val<T>(ured[0]) : dmx);
+    bool rbad = false;
+    if (resid) {
+      const T ynext = c + 1 < P ? rq[o + stride] : (T)0;
+      if (keep) {
+        s1 = keep[0];
+        p1 = keep[kst];
+        q1 = keep[2 * kst];
+        w1 = keep[3 * kst];
+      }
+      const T Ym = fabs(q), WQm = w1 * fabs(q1);
+      const T rL = q1 - s1 * yprev - q - p1 * ynext;
+      const T tol = rtol * (Dm * Ym + WQm);
+      rbad = !(fabs(rL) * w1 <= tol);
     }
-    const T Dm = red ? red_val<T>(ured[0]) : dmx, Ym = fabs(q), WQm = w1 * fabs(q1);
-    const T rL = q1 - s1 * yprev - q - p1 * ynext;
-    const T tol = rtol * (Dm * Ym + WQm);
-    if (!EARLY) nflag = nmx > (T)TRIDI_GROWTH_LIMIT * Dm;
-    flag = nflag || !(fabs(rL) * w1 <= tol);
+    if (!EARLY && !warp) nflag = nmx > (T)TRIDI_GROWTH_LIMIT * Dm;
+    flag = nflag || rbad;
   }
   qF = qF - sF * yprev - pF * q;
   qL = q;

@@ -78,6 +78,11 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   constexpr int VP = Vec<T>::n;
   using VT = typename Vec<T>::type;
   constexpr int NB = PIPE ? 2 : 1; /* tile buffers: PIPE copies tile i+1 while tile i is solved */
+  /* GROW: a system of P <= 32 threads keeps its max |b| in the warp
+   * (pcr_reduced's WARP); not where the tile spills already (128-byte
+   * chunks: f64 M = 16, f32 M = 32; f64 M = 4 in 64 registers), whose
+   * spills grew by 12-44 bytes with it (ptxas) */
+  constexpr bool kWarpMax = sizeof(T) * M <= 64 && (sizeof(T) == 4 || M >= 8);
   const int P = 1 << logP;
   const int nt = blockDim.x;
   const int tid = threadIdx.x;
@@ -143,7 +148,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
       set_offsets(soff, sbase);
     }
     if (tid < G) badrow[tid] = no_bad<GROW>();
-    if (GROW)
+    if (GROW && (P > 32 || !kWarpMax)) /* else the system's max |b| stays in the warp (pcr_reduced) */
       for (int i = tid; i < kRedSlots * G; i += nt) red[i] = (T)0;
     __syncthreads();
     const int gmax = (int)((p.nsys - sbase) < G ? (p.nsys - sbase) : G);
@@ -248,9 +253,10 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     if constexpr (GROW)
       /* keep: buf's b region, free once step 1's barrier has passed every
        * chunk read (4 G P <= G LD) */
-      grown = pcr_reduced<T, true, true>(rs, rp, rq, g * 2 * P, 1, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL,
-                                         cs.pL, cs.qL, red + kRedSlots * g, buf + kstride + tid, nt, cs.wL, cs.nmx,
-                                         cs.dmx, residual_tol<T>(n));
+      grown = pcr_reduced<T, true, true, kWarpMax>(rs, rp, rq, g * 2 * P, 1, 2 * chunk, 2 * P, cs.sF, cs.pF,
+                                                   cs.qF, cs.sL, cs.pL, cs.qL, red + kRedSlots * g,
+                                                   buf + kstride + tid, nt, cs.wL, cs.nmx, cs.dmx,
+                                                   residual_tol<T>(n));
     else
       pcr_reduced<T>(rs, rp, rq, g * 2 * P, 1, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
     const T xF = cs.qF, xL = cs.qL;
