@@ -25,15 +25,7 @@
 #define FFT_ERR_C 2.0
 #define POISON 0xA5
 
-static int log2i(int64_t n) {
-  int k = 0;
-  while (((int64_t)1 << k) < n) ++k;
-  return k;
-}
-static double bound(tridi_dtype dt, int64_t n) {
-  const int l = log2i(n);
-  return FFT_ERR_C * (l > 1 ? l : 1) * fo_eps(dt);
-}
+static double bound(tridi_dtype dt, int64_t n) { return fo_bound(FFT_ERR_C, dt, n); }
 
 static void *xmalloc(size_t bytes) {
   void *p = malloc(bytes ? bytes : 1);
@@ -112,11 +104,11 @@ static void one_case(int64_t n, int64_t batch, tridi_dtype dt, tridi_fft_directi
   assert_int_equal(tridi_fft_plan_get_info(pg, &info), TRIDI_SUCCESS);
   if (!(e <= bound(dt, n)))
     fail_msg("%s n=2^%d batch=%lld dir=%d (%s, %d passes) seed=%llu: error %.3g > bound %.3g (cuFFT: %.3g)",
-             tridi_dtype_name(dt), log2i(n), (long long)batch, (int)dir, info.kernel, info.passes,
+             tridi_dtype_name(dt), fo_log2(n), (long long)batch, (int)dir, info.kernel, info.passes,
              (unsigned long long)seed, e, bound(dt, n), ecu);
   if (with_cufft)
     printf("%s n=2^%-2d batch=%-8lld passes=%d error %.2e (bound %.2e), cuFFT %.2e\n", tridi_dtype_name(dt),
-           log2i(n), (long long)batch, info.passes, e, bound(dt, n), ecu);
+           fo_log2(n), (long long)batch, info.passes, e, bound(dt, n), ecu);
   tridi_fft_plan_destroy(pg);
   cudaFree(din), cudaFree(dout);
   free(x), free(in), free(ref), free(got), free(cu);

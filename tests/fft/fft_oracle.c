@@ -110,3 +110,14 @@ double fo_rel_err(int64_t n, const double *ref, const double *got) {
 }
 
 double fo_eps(tridi_dtype dt) { return dt == TRIDI_C32 ? FLT_EPSILON : DBL_EPSILON; }
+
+int fo_log2(int64_t n) {
+  int k = 0;
+  while (((int64_t)1 << k) < n) ++k;
+  return k;
+}
+
+double fo_bound(double c, tridi_dtype dt, int64_t n) {
+  const int l = fo_log2(n);
+  return c * (l > 1 ? l : 1) * fo_eps(dt);
+}

@@ -28,5 +28,9 @@ void fo_load(tridi_dtype dt, const void *src, int64_t count, int64_t stride, dou
 double fo_rel_err(int64_t n, const double *ref, const double *got);
 /* eps of a complex dtype's real type */
 double fo_eps(tridi_dtype dt);
+/* k with 2^k >= n (the log2 of a power of two) */
+int fo_log2(int64_t n);
+/* the tests' error bound c log2(n) eps (at least c eps) */
+double fo_bound(double c, tridi_dtype dt, int64_t n);
 
 #endif

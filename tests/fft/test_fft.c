@@ -23,15 +23,7 @@
 #define FFT_ERR_C 1.0
 #define POISON 0xA5
 
-static int log2i(int64_t n) {
-  int k = 0;
-  while (((int64_t)1 << k) < n) ++k;
-  return k;
-}
-static double bound(tridi_dtype dt, int64_t n) {
-  const int l = log2i(n);
-  return FFT_ERR_C * (l > 1 ? l : 1) * fo_eps(dt);
-}
+static double bound(tridi_dtype dt, int64_t n) { return fo_bound(FFT_ERR_C, dt, n); }
 
 static void *xmalloc(size_t bytes) {
   void *p = malloc(bytes ? bytes : 1);
