@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The API reference: Doxygen on the public header include/tridi.h, every
+# The API reference: Doxygen on the public headers include/tridi.h and tridi_fft.h, every
 # warning an error (an undocumented function, parameter or enumerator, a
 # @param that names no parameter, ...).  HTML goes to OUT_DIR/html.
 #   ./scripts/docs.sh [--no-install] [OUT_DIR]     (default OUT_DIR: build/apidoc)
@@ -39,7 +39,7 @@ doxygen - >"$out/doxygen.log" 2>&1 <<EOF_DOXYFILE || rc=$?
 PROJECT_NAME           = tridi
 PROJECT_NUMBER         = $version
 PROJECT_BRIEF          = "Batched tridiagonal solvers for CPUs and NVIDIA GPUs"
-INPUT                  = $root/include/tridi.h
+INPUT                  = $root/include/tridi.h $root/include/tridi_fft.h
 OUTPUT_DIRECTORY       = $out
 STRIP_FROM_PATH        = $root
 OPTIMIZE_OUTPUT_FOR_C  = YES

@@ -66,6 +66,7 @@ pc=$(find "$prefix" -path '*/pkgconfig/tridi.pc')
 [ -f "$pc" ] || fail "tridi.pc not installed (found: '$pc')"
 libdir=$(dirname "$(dirname "$pc")")
 [ -f "$prefix/include/tridi.h" ] || fail "tridi.h not installed"
+[ -f "$prefix/include/tridi_fft.h" ] || fail "tridi_fft.h not installed"
 if grep -q "$work/stage" -r "$prefix" --include='*.pc' --include='*.cmake'; then
   fail "the installed package names the install prefix $work/stage"
 fi
@@ -83,17 +84,17 @@ if is_on "$shared"; then
   if has "$syms" ' (cuda[A-Z]|__cuda)'; then fail "libtridi.so exports CUDA runtime symbols"; fi
   # exactly the public API: the functions tridi.h declares (TRIDI_API), no
   # internal symbol (tridi_cpu_*, tridi_ref_*, tridi_set_error, C++ ...)
-  api=$(sed -n 's/^TRIDI_API .*[ *]\(tridi_[a-z0-9_]*\)(.*/\1/p' "$prefix/include/tridi.h" | sort -u)
+  api=$(sed -n 's/^TRIDI_API .*[ *]\(tridi_[a-z0-9_]*\)(.*/\1/p' "$prefix/include/tridi.h" "$prefix/include/tridi_fft.h" | sort -u)
   [ "$(wc -l <<<"$api")" -ge 40 ] || fail "found only $(wc -l <<<"$api") TRIDI_API functions in tridi.h"
   # a function declared without TRIDI_API would be hidden, missing from the .so
-  bare=$(grep -nE '^(const |unsigned |signed )?[a-z_0-9]+[ *]+tridi_[a-z0-9_]+\(' "$prefix/include/tridi.h" || true)
+  bare=$(grep -nE '^(const |unsigned |signed )?[a-z_0-9]+[ *]+tridi_[a-z0-9_]+\(' "$prefix/include/tridi.h" "$prefix/include/tridi_fft.h" || true)
   [ -z "$bare" ] || fail "tridi.h declares functions without TRIDI_API (they are not exported): $bare"
   exported=$(awk '$2 ~ /^[TtWwDdBbVvRr]$/ {print $3}' <<<"$syms" | sed 's/@.*//' | sort -u)
   extra=$(comm -13 <(echo "$api") <(echo "$exported"))
   missing=$(comm -23 <(echo "$api") <(echo "$exported"))
   [ -z "$missing" ] || fail "libtridi.so does not export these functions of tridi.h:" $missing
   [ -z "$extra" ] || fail "libtridi.so exports symbols that are not tridi.h's API:" $extra
-  echo "exports: the $(wc -l <<<"$api") functions of tridi.h, nothing else"
+  echo "exports: the $(wc -l <<<"$api") functions of tridi.h and tridi_fft.h, nothing else"
   echo "soname $soname, needs:" $deps
 fi
 if ! is_on "$shared" && [ -e "$libdir/libtridi.so" ]; then fail "libtridi.so installed with TRIDI_BUILD_SHARED off"; fi
