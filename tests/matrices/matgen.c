@@ -420,6 +420,18 @@ void mg_matvec(int64_t n, const double *a, const double *b, const double *c, con
 void mg_round_f32(int64_t n, double *v) {
   for (int64_t i = 0; i < n; ++i) v[i] = (double)(float)v[i];
 }
+
+void mg_system(int64_t n, uint64_t seed, int f32, double *a, double *b, double *c, double *xt,
+               double *d) {
+  if (f32) {
+    mg_round_f32(n, a);
+    mg_round_f32(n, b);
+    mg_round_f32(n, c);
+  }
+  mg_xtrue(n, seed, xt);
+  mg_matvec(n, a, b, c, xt, d);
+  if (f32) mg_round_f32(n, d);
+}
 void mg_to_f32(int64_t n, const double *src, float *dst) {
   for (int64_t i = 0; i < n; ++i) dst[i] = (float)src[i];
 }

@@ -81,6 +81,10 @@ void mg_matvec(int64_t n, const double *a, const double *b, const double *c, con
                double *d);
 /* v[i] = (double)(float)v[i]: the f32 system's values, kept in double. */
 void mg_round_f32(int64_t n, double *v);
+/* A test system in f32 (f32 = 1: a, b, c rounded to float in place) or f64:
+ * x_true drawn from `seed` into xt, d = A x_true (rounded to float for f32). */
+void mg_system(int64_t n, uint64_t seed, int f32, double *a, double *b, double *c, double *xt,
+               double *d);
 void mg_to_f32(int64_t n, const double *src, float *dst);
 void mg_from_f32(int64_t n, const float *src, double *dst);
 

@@ -21,14 +21,7 @@ static inline int tt_problem_set_matrix(tt_problem *P, int64_t s, const mg_matri
   double *b = a + n, *c = b + n, *d = c + n, *xt = d + n;
   const int rc = mg_generate(m, n, seed, a, b, c);
   if (rc == 0) {
-    if (P->es == 4) {
-      mg_round_f32(n, a);
-      mg_round_f32(n, b);
-      mg_round_f32(n, c);
-    }
-    mg_xtrue(n, seed, xt);
-    mg_matvec(n, a, b, c, xt, d);
-    if (P->es == 4) mg_round_f32(n, d);
+    mg_system(n, seed, P->es == 4, a, b, c, xt, d);
     for (int64_t i = 0; i < n; ++i) {
       if (i > 0) tt_problem_set(P, TT_A, s, i, a[i]);
       tt_problem_set(P, TT_B, s, i, b[i]);

@@ -50,14 +50,7 @@ int pv_run_coeffs(const mg_matrix *m, int64_t n, uint64_t seed, pv_dtype dt, con
   memcpy(a, a0, sizeof(double) * sz);
   memcpy(b, b0, sizeof(double) * sz);
   memcpy(c, c0, sizeof(double) * sz);
-  if (dt == PV_F32) {
-    mg_round_f32(n, a);
-    mg_round_f32(n, b);
-    mg_round_f32(n, c);
-  }
-  mg_xtrue(n, seed, xt);
-  mg_matvec(n, a, b, c, xt, d);
-  if (dt == PV_F32) mg_round_f32(n, d);
+  mg_system(n, seed, dt == PV_F32, a, b, c, xt, d);
   out->ref_info = mg_ref_solve(n, a, b, c, d, xref);
   if (out->ref_info < 0) goto out;
   out->cond = mg_cond_inf(n, a, b, c);
