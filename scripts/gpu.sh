@@ -90,45 +90,37 @@ if has sanitize; then
   T=$BUILD/tests/cuda/test_cuda
   # memcheck and racecheck run side by side (each its own log; the GPU is
   # shared); a group's line says its tool and status
+  # sanitize_groups BIN LABEL MAXN GROUP...: each cmocka group of BIN under
+  # $tool (MAXN: TRIDI_TEST_CUDA_MAXN, empty for none), a line "tool LABELgroup rc=N"
+  sanitize_groups() {
+    local bin=$1 label=$2 mx=$3 g
+    shift 3
+    for g in "$@"; do
+      env ${mx:+TRIDI_TEST_CUDA_MAXN=$mx} timeout 300 "$CS" --tool "$tool" --error-exitcode 99 \
+        "${extra[@]}" "$bin" "$g" >>"$log" 2>&1
+      echo "$tool $label$g rc=$?"
+    done
+  }
   sanitize_tool() {
-    local tool=$1 log=$OUT/sanitize_$1.log rc maxn filt extra=()
+    local tool=$1 log=$OUT/sanitize_$1.log extra=() maxn=700 C=$BUILD/tests/cuda
     : >"$log"
-    [ "$tool" = racecheck ] && extra=(--racecheck-report all)
-    for filt in test_contiguous test_interleaved test_middle test_padded test_inplace test_bcast \
-                test_breakdown test_many test_graph_capture test_two_streams test_workspace test_empty test_bad_args; do
-      maxn=700
-      [ "$tool" = racecheck ] && maxn=300
-      case $filt in test_breakdown|test_graph_capture|test_two_streams|test_workspace|test_many) maxn=100000 ;; esac
-      TRIDI_TEST_CUDA_MAXN=$maxn timeout 300 "$CS" --tool "$tool" --error-exitcode 99 \
-        "${extra[@]}" "$T" "$filt" >>"$log" 2>&1
-      echo "$tool $filt rc=$?"
-    done
+    [ "$tool" = racecheck ] && extra=(--racecheck-report all) && maxn=300
+    sanitize_groups "$T" "" $maxn test_contiguous test_interleaved test_middle test_padded \
+      test_inplace test_bcast test_empty test_bad_args
+    sanitize_groups "$T" "" 100000 test_breakdown test_many test_graph_capture test_two_streams \
+      test_workspace
     # variable-size batches: tiles, breakdown re-check, long-system plans, graph capture
-    for filt in gpu_distributions gpu_long gpu_breakdown gpu_graph gpu_packed_edges; do
-      TRIDI_TEST_CUDA_MAXN=100000 timeout 300 "$CS" --tool "$tool" --error-exitcode 99 \
-        "${extra[@]}" "$BUILD/tests/cuda/test_varbatch_cuda" "$filt" >>"$log" 2>&1
-      echo "$tool var.$filt rc=$?"
-    done
+    sanitize_groups "$C/test_varbatch_cuda" var. 100000 gpu_distributions gpu_long gpu_breakdown \
+      gpu_graph gpu_packed_edges
     # the pivoting rows (the partition kernel, v1's tile, streamed and workspace
     # kernels, the exact fallback) and TRIDI_PIVOT_AUTO's second pass
-    for filt in gpu_lu_breakdown gpu_lu_layouts gpu_auto gpu_auto_graph; do
-      timeout 300 "$CS" --tool "$tool" --error-exitcode 99 "${extra[@]}" \
-        "$BUILD/tests/cuda/test_pivot_cuda" "$filt" >>"$log" 2>&1
-      echo "$tool pivot.$filt rc=$?"
-    done
+    sanitize_groups "$C/test_pivot_cuda" pivot. "" gpu_lu_breakdown gpu_lu_layouts gpu_auto gpu_auto_graph
     # the cuSPARSE-shaped entry points: every device array exactly its
     # cuSPARSE size, so memcheck reports any access outside that storage
-    for filt in test_strided test_interleaved test_nopivot test_streams test_args; do
-      timeout 300 "$CS" --tool "$tool" --error-exitcode 99 "${extra[@]}" \
-        "$BUILD/tests/cuda/test_compat_cuda" "$filt" >>"$log" 2>&1
-      echo "$tool compat.$filt rc=$?"
-    done
+    sanitize_groups "$C/test_compat_cuda" compat. "" test_strided test_interleaved test_nopivot \
+      test_streams test_args
     # the FFT's passes, layouts, graph capture and argument checks
-    for filt in gpu_layouts gpu_naive gpu_graph gpu_args; do
-      timeout 300 "$CS" --tool "$tool" --error-exitcode 99 "${extra[@]}" \
-        "$BUILD/tests/cuda/test_fft_cuda" "$filt" >>"$log" 2>&1
-      echo "$tool fft.$filt rc=$?"
-    done
+    sanitize_groups "$C/test_fft_cuda" fft. "" gpu_layouts gpu_naive gpu_graph gpu_args
   }
   say "compute-sanitizer memcheck and racecheck ($(stamp))"
   sanitize_tool memcheck >"$OUT/sanitize_memcheck.rc" &
