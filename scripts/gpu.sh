@@ -105,7 +105,7 @@ if has sanitize; then
     local tool=$1 log=$OUT/sanitize_$1.log extra=() maxn=700 C=$BUILD/tests/cuda
     : >"$log"
     [ "$tool" = racecheck ] && extra=(--racecheck-report all) && maxn=300
-    sanitize_groups "$T" "" $maxn test_contiguous test_interleaved test_middle test_padded \
+    sanitize_groups "$T" "" $maxn test_contiguous test_interleaved test_middle test_padded test_tiles \
       test_inplace test_bcast test_empty test_bad_args
     sanitize_groups "$T" "" 100000 test_breakdown test_many test_graph_capture test_two_streams \
       test_workspace

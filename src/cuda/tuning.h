@@ -69,6 +69,18 @@ typedef struct tridi_cuda_tile {
 #define TRIDI_CUDA_PH_MIN_N_F32 128
 #define TRIDI_CUDA_PH_MIN_N_F64 1024
 
+/* Tiles of whole systems (src/cuda/scalar/tiles.cu) for dense batches of
+ * systems stored one after another, instead of the staged kernel: every n
+ * from 2 up to the tile (4096 rows f32, 2048 f64).  H200, contig, 512 MiB,
+ * --pivot none (growth detection on), % of copy, staged -> tiles, same run
+ * (docs/perf-log.md "Tiles of whole systems"): f32 n = 33 26 -> 73, 100
+ * 56 -> 85, 1000 62 -> 85, 1365 38 -> 65, 4000 61 -> 85, 4095 44 -> 67, and
+ * the powers of two 32 64 -> 89, 128 78 -> 90, 1024 76 -> 90, 2048 71 -> 89;
+ * f64 n = 33 38 -> 75, 100 64 -> 86, 1000 73 -> 85, 32 88 -> 89, 256 86 ->
+ * 89, 1024 79 -> 89, 2048 72 -> 89. */
+#define TRIDI_CUDA_TILES_MAX_N_F32 4096
+#define TRIDI_CUDA_TILES_MAX_N_F64 2048
+
 /* Pipelined direct kernel (rows with pipe = 1): only when every input has
  * its G systems adjacent, rows of 16-byte multiples and a system extent
  * (|axis stride| * n bytes) of at most this.  H100 (docs/perf-log.md CUDA

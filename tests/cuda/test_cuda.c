@@ -31,6 +31,9 @@ static tridi_options cuda_opts(void) {
   return o;
 }
 
+/* When set, run_gpu also checks that the plan's kernel name contains it */
+static const char *g_want_kernel = NULL;
+
 /* Solve P on the GPU (stream 0), check everything.  Returns failures. */
 static long run_gpu(tt_problem *P, const char *ctx) {
   char where[512];
@@ -45,6 +48,8 @@ static long run_gpu(tt_problem *P, const char *ctx) {
   if (tridi_plan_get_info(plan, &pi) == TRIDI_SUCCESS && tt_verbose())
     fprintf(stderr, "%s: kernel %s\n", where, pi.kernel);
   if (pi.backend != TRIDI_BACKEND_CUDA) tt_fail("%s: plan backend is %d", where, (int)pi.backend);
+  if (g_want_kernel && !strstr(pi.kernel, g_want_kernel))
+    tt_fail("%s: kernel %s, expected a %s kernel", where, pi.kernel, g_want_kernel);
   dev_problem D;
   dev_upload(P, &D);
   tt_info I;
@@ -214,6 +219,52 @@ static void test_many(void **s) {
     run_gpu(&P, "many");
     tt_problem_free(&P);
   }
+  tt_assert_no_failures();
+}
+
+/* Dense batches of systems stored one after another go to whole-system
+ * tiles (src/cuda/scalar/tiles.cu), whatever n's alignment: one system a
+ * tile up to two thousand, a partial last tile, tiles that only fit with
+ * element copies (n near the tile's 2048 / 4096 rows), more tiles than
+ * resident blocks, 2-d and 3-d dense shapes, in place, and a breakdown in a
+ * tile beside clean systems (the reference's codes). */
+static void test_tiles(void **s) {
+  (void)s;
+  SKIP_WITHOUT_GPU();
+  static const int64_t ns[] = {2, 3, 33, 101, 1024, 1365, 2045, 2047, 2048, 4093, 4095, 4096};
+  long k = 0;
+  for (int t = 0; t < 2; ++t)
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; ++i) {
+      const tridi_dtype dt = t ? TRIDI_F64 : TRIDI_F32;
+      const int64_t n = ns[i];
+      if (n > g_maxn || (t && n > 2048)) continue;
+      /* about 3.5 tiles of systems, and a batch of 150000 unknowns or more
+       * (several tiles a block for small n) */
+      int64_t b = (t ? 7000 : 14000) / n + 1;
+      if (b * n < 150000) b = 150000 / n + 1;
+      for (int v = 0; v < 3; ++v) {
+        tt_layout L;
+        if (v == 1) {
+          const int64_t sh[3] = {3, b / 3 + 1, n}; /* batch dimensions collapse */
+          tt_layout_packed(&L, "tiles3d", dt, 3, sh, 2);
+        } else {
+          const int64_t sh[2] = {b, n};
+          tt_layout_packed(&L, v ? "tiles_inplace" : "tiles", dt, 2, sh, 1);
+          L.inplace = v == 2;
+        }
+        tt_problem P;
+        if (tt_problem_init(&P, &L, tt_case_seed("tiles", (uint64_t)k++), NULL)) continue;
+        if (v == 0 && P.nsys > 3) { /* a NaN and a zero first pivot in tiles of clean systems */
+          tt_problem_set(&P, TT_D, 1, n / 2, (double)NAN);
+          tt_problem_set(&P, TT_B, P.nsys - 2, 0, 0.0);
+          tt_problem_oracle(&P);
+        }
+        g_want_kernel = "_tiles_";
+        run_gpu(&P, "tiles");
+        g_want_kernel = NULL;
+        tt_problem_free(&P);
+      }
+    }
   tt_assert_no_failures();
 }
 
@@ -535,7 +586,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_negative),   cmocka_unit_test(test_random),
       cmocka_unit_test(test_bcast),      cmocka_unit_test(test_inplace),
       cmocka_unit_test(test_fuzz),       cmocka_unit_test(test_breakdown),
-      cmocka_unit_test(test_many),
+      cmocka_unit_test(test_many),       cmocka_unit_test(test_tiles),
       cmocka_unit_test(test_empty),      cmocka_unit_test(test_bad_args),
       cmocka_unit_test(test_graph_capture), cmocka_unit_test(test_two_streams),
       cmocka_unit_test(test_workspace),

@@ -2,7 +2,7 @@
  * parameters, what the row derives once from the layout and the tuning
  * table (Facts), what each kernel family keeps for execute (CudaPlan), and
  * the plan and launch functions of the families, one file each:
- *   staged.cu  direct.cu  segmented.cu  cluster.cu  streaming.cu
+ *   staged.cu  tiles.cu  direct.cu  segmented.cu  cluster.cu  streaming.cu
  * C++ (included by the .cu files only). */
 #ifndef TRIDI_CUDA_SCALAR_PLAN_H
 #define TRIDI_CUDA_SCALAR_PLAN_H
@@ -127,12 +127,23 @@ struct StreamPlan {
   unsigned grid;
 };
 
+/* Tiles of whole systems of a dense batch (tiles.cu: the PACKED kernel of
+ * the variable kind with computed tiles) */
+struct TilesPlan {
+  bool f32, grow;
+  int M;          /* rows a thread: tiles of 256 M rows */
+  int64_t spt;    /* systems a tile */
+  int64_t ntiles;
+  int blocks;     /* persistent blocks */
+};
+
 /* plan->priv of a Thomas-PCR plan */
 struct CudaPlan {
   int variant; /* row of the variant table that runs the plan; -1: nothing to
                   solve (n = 0 or no systems: info zeroed) */
   int reused;  /* KParams::reused */
   StagedPlan staged;
+  TilesPlan tiles;
   DirectPlan direct;
   SegPlan seg;
   ClusterPlan cluster;
@@ -149,11 +160,13 @@ typedef cudaError_t (*LaunchFn)(const CudaPlan &cp, KParams &kp, const tridi_arg
 tridi_status plan_segmented(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan, bool *took);
 tridi_status plan_direct(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan, bool *took);
 tridi_status plan_staged(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan, bool *took);
+tridi_status plan_tiles(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan, bool *took);
 tridi_status plan_cluster(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan, bool *took);
 tridi_status plan_streaming(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan, bool *took);
 cudaError_t launch_segmented(const CudaPlan &cp, KParams &kp, const tridi_args *args, cudaStream_t stream);
 cudaError_t launch_direct(const CudaPlan &cp, KParams &kp, const tridi_args *args, cudaStream_t stream);
 cudaError_t launch_staged(const CudaPlan &cp, KParams &kp, const tridi_args *args, cudaStream_t stream);
+cudaError_t launch_tiles(const CudaPlan &cp, KParams &kp, const tridi_args *args, cudaStream_t stream);
 cudaError_t launch_cluster(const CudaPlan &cp, KParams &kp, const tridi_args *args, cudaStream_t stream);
 cudaError_t launch_streaming(const CudaPlan &cp, KParams &kp, const tridi_args *args, cudaStream_t stream);
 

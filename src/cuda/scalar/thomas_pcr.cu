@@ -11,11 +11,14 @@
  * (chunk.cuh).  Every input element is read once from device memory and
  * every output written once: intermediates stay on chip.
  *
- * Five kernel families, one file each (docs/cuda.md has the table;
+ * Six kernel families, one file each (docs/cuda.md has the table;
  * src/cuda/tuning.h the tiles):
  *  - staged.cu:     systems along the contiguous axis, and layouts whose
  *                   neighbouring systems are not adjacent: the tile of G
  *                   systems staged in shared memory with cp.async;
+ *  - tiles.cu:      systems stored one after another: tiles of whole
+ *                   systems as one contiguous range (the variable kind's
+ *                   PACKED kernel), any n up to 2048 / 4096 rows;
  *  - direct.cu:     neighbouring systems adjacent in memory (interleaved
  *                   batches, middle axes): G systems across a warp, loads
  *                   and stores straight between device memory and
@@ -76,6 +79,9 @@ const Variant kVariants[] = {
     {"segmented", plan_segmented, launch_segmented},
     /* system-adjacent layouts up to the direct rows' max_n */
     {"direct", plan_direct, launch_direct},
+    /* systems stored one after another, at the n where whole-system tiles
+     * were measured faster than the staged kernel (tiles_preferred) */
+    {"tiles", plan_tiles, launch_tiles},
     /* other layouts up to the staged rows' max_n, while the tile fits */
     {"staged", plan_staged, launch_staged},
     /* n > 1 that the single-block kernels left: clusters of 2..16 blocks */

@@ -5,7 +5,10 @@
  * of a chunk row read one sector); each system's own length ends its rows:
  * rows past it are identity rows, never read or written, and a sector whose
  * systems have all ended is not read at all.  The chunk elimination and the
- * reduced system are the scalar kernels' (src/cuda/scalar/chunk.cuh). */
+ * reduced system are the scalar kernels' (src/cuda/scalar/chunk.cuh).
+ * A launch takes the groups (of G systems) of one length bin, listed in
+ * p.groups: block b solves group p.groups[b], so that a block is shaped
+ * for its own group's longest system, not the batch's. */
 #include "var_kernels.cuh"
 
 namespace tridi_cuda {
@@ -21,7 +24,7 @@ __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p
   int *badrow = (int *)(red + grow_slots<GROW>(G, G * P)); /* [G] */
   const int tid = threadIdx.x;
   const int g = tid & (G - 1), c = tid >> logG;
-  const int64_t s = (int64_t)blockIdx.x * G + g;
+  const int64_t s = __ldg(p.groups + blockIdx.x) * G + g;
   const int64_t n = s < p.nsys ? p.len[s] : 0; /* 0: not this kernel's system */
   const int64_t row0 = (int64_t)c * M;
   const int64_t ld = p.ld;
@@ -74,21 +77,31 @@ __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p
     if (row0 + j < n) X[(row0 + j) * ld + s] = chunk_x(cs, j, xF, xL);
 }
 
+/* The groups p.groups[0 .. ngroups - 1], one block each, in launches of at
+ * most the grid's 2^31 - 1 blocks. */
 template <typename T, int M>
-cudaError_t var_inter_launch_t(bool grow, const VarParams &p, int G, int P, cudaStream_t stream) {
-  const int64_t blocks = (p.nsys + G - 1) / G;
+cudaError_t var_inter_launch_t(bool grow, const VarParams &p, int64_t ngroups, int G, int P,
+                               cudaStream_t stream) {
   const size_t smem =
       ((size_t)6 * P * G + grow_slots(grow, G, G * P)) * sizeof(T) + (size_t)G * sizeof(int);
   int logG = 0;
   while ((1 << logG) < G) ++logG;
-  if (grow)
-    var_inter_kernel<T, M, true><<<(unsigned)blocks, G * P, smem, stream>>>(p, G, logG, P);
-  else
-    var_inter_kernel<T, M, false><<<(unsigned)blocks, G * P, smem, stream>>>(p, G, logG, P);
-  return cudaGetLastError();
+  constexpr int64_t kMaxGrid = 0x7fffffff;
+  VarParams q = p;
+  for (int64_t b0 = 0; b0 < ngroups; b0 += kMaxGrid) {
+    const unsigned blocks = (unsigned)(ngroups - b0 < kMaxGrid ? ngroups - b0 : kMaxGrid);
+    q.groups = p.groups + b0;
+    if (grow)
+      var_inter_kernel<T, M, true><<<blocks, G * P, smem, stream>>>(q, G, logG, P);
+    else
+      var_inter_kernel<T, M, false><<<blocks, G * P, smem, stream>>>(q, G, logG, P);
+    const cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
 }
 
-/* Rows a thread for a batch whose short systems have at most nmax rows, and
+/* Rows a thread for groups whose short systems have at most nmax rows, and
  * the threads a system (a power of two, G P <= kVarInterThreads): the
  * smallest M of 4, 8, 16 that fits.  Returns G, 0 when none fits (nmax
  * above kVarInterThreads / G x 16). */
@@ -108,18 +121,21 @@ int var_inter_shape(bool f32, int64_t nmax, int *M, int *P) {
   return 0;
 }
 
-cudaError_t var_inter_launch(bool f32, bool grow, const VarParams &p, int M, int P, cudaStream_t stream) {
+/* One bin: the ngroups groups listed at p.groups, shape (M, P) from
+ * var_inter_shape on the bin's longest system. */
+cudaError_t var_inter_launch(bool f32, bool grow, const VarParams &p, int64_t ngroups, int M, int P,
+                             cudaStream_t stream) {
   const int G = f32 ? 8 : 4;
   switch (M) {
     case 4:
-      return f32 ? var_inter_launch_t<float, 4>(grow, p, G, P, stream)
-                 : var_inter_launch_t<double, 4>(grow, p, G, P, stream);
+      return f32 ? var_inter_launch_t<float, 4>(grow, p, ngroups, G, P, stream)
+                 : var_inter_launch_t<double, 4>(grow, p, ngroups, G, P, stream);
     case 8:
-      return f32 ? var_inter_launch_t<float, 8>(grow, p, G, P, stream)
-                 : var_inter_launch_t<double, 8>(grow, p, G, P, stream);
+      return f32 ? var_inter_launch_t<float, 8>(grow, p, ngroups, G, P, stream)
+                 : var_inter_launch_t<double, 8>(grow, p, ngroups, G, P, stream);
     default:
-      return f32 ? var_inter_launch_t<float, 16>(grow, p, G, P, stream)
-                 : var_inter_launch_t<double, 16>(grow, p, G, P, stream);
+      return f32 ? var_inter_launch_t<float, 16>(grow, p, ngroups, G, P, stream)
+                 : var_inter_launch_t<double, 16>(grow, p, ngroups, G, P, stream);
   }
 }
 

@@ -28,10 +28,18 @@ struct VarParams {
   const int64_t *off;    /* B + 1 prefix sums of the lengths */
   int32_t ph0;           /* PACKED: the 16-byte phase (in elements) that a, b, c,
                           * d and x share, or -1 where they differ */
+  /* PACKED of equal lengths (tiles == NULL, off == NULL: a scalar batch of
+   * systems stored one after another, src/cuda/scalar/tiles.cu): every
+   * system has uni_n rows, system s starts at row s uni_n, tile t holds
+   * systems t uni_spt .. of the nsys; tiles and offsets are computed */
+  int64_t uni_n;
+  int64_t uni_spt;
   /* INTERLEAVED */
   const int32_t *len;    /* B lengths (short systems; long ones are 0: skipped) */
   int64_t nsys;
   int64_t ld;
+  const int64_t *groups; /* the launch's groups: block b solves systems
+                          * groups[b] G .. groups[b] G + G - 1 */
 };
 
 /* The long systems of a batch (var_long.cu), sorted by length: system

@@ -70,7 +70,32 @@ __device__ int32_t var_smem_thomas(T *buf, size_t LDS, int r, int n) {
   return GROW && nmax > (T)TRIDI_GROWTH_LIMIT * dmax ? TRIDI_INFO_INACCURATE : 0;
 }
 
-template <typename T, int M, bool GROW>
+/* Tile t of the batch, and the first row of system s: from the plan's
+ * tables, or computed for equal lengths (UNI: VarParams::uni_n) */
+template <bool UNI>
+__device__ __forceinline__ VarTile var_tile(const VarParams &p, int64_t t) {
+  if constexpr (UNI) {
+    VarTile tile;
+    tile.sys0 = t * p.uni_spt;
+    const int64_t left = p.nsys - tile.sys0;
+    tile.nsys = (int32_t)(left < p.uni_spt ? left : p.uni_spt);
+    tile.row0 = tile.sys0 * p.uni_n;
+    tile.nrows = (int32_t)(tile.nsys * p.uni_n);
+    return tile;
+  } else {
+    return p.tiles[t];
+  }
+}
+
+template <bool UNI>
+__device__ __forceinline__ int64_t var_off(const VarParams &p, int64_t s) {
+  if constexpr (UNI)
+    return s * p.uni_n;
+  else
+    return p.off[s];
+}
+
+template <typename T, int M, bool GROW, bool UNI>
 __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
   constexpr int P = kVarThreads;
   constexpr int V = Vec<T>::n; /* elements of a 16-byte piece */
@@ -88,7 +113,7 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
   const int pr0 = var_pad<T>(r0);
 
   for (int64_t ti = blockIdx.x; ti < p.ntiles; ti += gridDim.x) {
-    const VarTile tile = p.tiles[ti];
+    const VarTile tile = var_tile<UNI>(p, ti);
     const int nrows = tile.nrows;
     /* Position i of the tile in shared memory (element var_pad(i)) holds
      * tile row i - ph.  VEC: the five arrays share their 16-byte phase
@@ -149,8 +174,8 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
     /* this thread's first system of the tile (offsets read while the copies fly) */
     int64_t o0 = 0, o1 = 0;
     if (tid < tile.nsys) {
-      o0 = p.off[tile.sys0 + tid];
-      o1 = p.off[tile.sys0 + tid + 1];
+      o0 = var_off<UNI>(p, tile.sys0 + tid);
+      o1 = var_off<UNI>(p, tile.sys0 + tid + 1);
     }
     cp_async_wait_prev0();
     __syncthreads();
@@ -161,8 +186,8 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
     bool chunk_bad = false;
     for (int q = tid; q < tile.nsys; q += P) {
       if (q != tid) {
-        o0 = p.off[tile.sys0 + q];
-        o1 = p.off[tile.sys0 + q + 1];
+        o0 = var_off<UNI>(p, tile.sys0 + q);
+        o1 = var_off<UNI>(p, tile.sys0 + q + 1);
       }
       const int r = (int)(o0 - tile.row0) + ph, n = (int)(o1 - o0);
       buf[var_pad<T>(r)] = (T)0;
@@ -218,7 +243,8 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
     if (any_bad) {
       for (int q = tid; q < tile.nsys; q += P) {
         const int64_t s = tile.sys0 + q;
-        const int r = (int)(p.off[s] - tile.row0) + ph, n = (int)(p.off[s + 1] - p.off[s]);
+        const int64_t os = var_off<UNI>(p, s);
+        const int r = (int)(os - tile.row0) + ph, n = (int)(var_off<UNI>(p, s + 1) - os);
         const int32_t code = var_smem_thomas<T, GROW>(buf, LDS, r, n);
         if (p.info) p.info[s] = code;
       }
@@ -269,46 +295,63 @@ size_t var_packed_smem() {
 
 /* Plan time (the plan's device current): allow the kernel its shared
  * memory; the number of its blocks an SM holds */
-template <typename T, int M, bool GROW>
+template <typename T, int M, bool GROW, bool UNI>
 cudaError_t var_packed_prepare_t(int *blocks_per_sm) {
-  cudaError_t e = cudaFuncSetAttribute(var_packed_kernel<T, M, GROW>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       (int)var_packed_smem<T, M>());
+  cudaError_t e = cudaFuncSetAttribute(var_packed_kernel<T, M, GROW, UNI>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)var_packed_smem<T, M>());
   if (e == cudaSuccess)
-    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, var_packed_kernel<T, M, GROW>, kVarThreads,
-                                                      var_packed_smem<T, M>());
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, var_packed_kernel<T, M, GROW, UNI>,
+                                                      kVarThreads, var_packed_smem<T, M>());
   return e;
 }
 
 /* Launch over every tile of a PACKED batch (grid: persistent blocks);
- * grow: the instantiation with the growth detection */
-template <typename T, int M>
+ * grow: the instantiation with the growth detection; uni: equal lengths */
+template <typename T, int M, bool UNI>
 cudaError_t var_packed_launch_t(bool grow, const VarParams &p, int blocks, cudaStream_t stream) {
   if (grow)
-    var_packed_kernel<T, M, true><<<blocks, kVarThreads, var_packed_smem<T, M>(), stream>>>(p);
+    var_packed_kernel<T, M, true, UNI><<<blocks, kVarThreads, var_packed_smem<T, M>(), stream>>>(p);
   else
-    var_packed_kernel<T, M, false><<<blocks, kVarThreads, var_packed_smem<T, M>(), stream>>>(p);
+    var_packed_kernel<T, M, false, UNI><<<blocks, kVarThreads, var_packed_smem<T, M>(), stream>>>(p);
   return cudaGetLastError();
 }
 
-/* The instantiations the row uses (var_thomas_pcr.cu): M = 8 or 16 rows a
- * thread for f32, 8 for f64 (tiles of 2048 / 4096 rows). */
+/* The instantiations the rows use (var_thomas_pcr.cu, and the scalar
+ * kind's tiles of equal systems, src/cuda/scalar/tiles.cu): M = 8 or 16
+ * rows a thread for f32, 8 for f64 (tiles of 2048 / 4096 rows). */
 int var_packed_rows(int M) { return kVarThreads * M; }
 
-template <bool GROW>
+template <bool GROW, bool UNI>
 cudaError_t var_packed_prepare_g(bool f32, int M, int *blocks_per_sm) {
-  if (!f32) return var_packed_prepare_t<double, 8, GROW>(blocks_per_sm);
-  if (M == 8) return var_packed_prepare_t<float, 8, GROW>(blocks_per_sm);
-  return var_packed_prepare_t<float, 16, GROW>(blocks_per_sm);
+  if (!f32) return var_packed_prepare_t<double, 8, GROW, UNI>(blocks_per_sm);
+  if (M == 8) return var_packed_prepare_t<float, 8, GROW, UNI>(blocks_per_sm);
+  return var_packed_prepare_t<float, 16, GROW, UNI>(blocks_per_sm);
+}
+
+template <bool UNI>
+cudaError_t var_packed_launch_u(bool f32, bool grow, int M, const VarParams &p, int blocks, cudaStream_t stream) {
+  if (!f32) return var_packed_launch_t<double, 8, UNI>(grow, p, blocks, stream);
+  return M == 8 ? var_packed_launch_t<float, 8, UNI>(grow, p, blocks, stream)
+                : var_packed_launch_t<float, 16, UNI>(grow, p, blocks, stream);
 }
 
 cudaError_t var_packed_prepare(bool f32, int M, bool grow, int *blocks_per_sm) {
-  return grow ? var_packed_prepare_g<true>(f32, M, blocks_per_sm) : var_packed_prepare_g<false>(f32, M, blocks_per_sm);
+  return grow ? var_packed_prepare_g<true, false>(f32, M, blocks_per_sm)
+              : var_packed_prepare_g<false, false>(f32, M, blocks_per_sm);
 }
 
 cudaError_t var_packed_launch(bool f32, bool grow, int M, const VarParams &p, int blocks, cudaStream_t stream) {
-  if (!f32) return var_packed_launch_t<double, 8>(grow, p, blocks, stream);
-  return M == 8 ? var_packed_launch_t<float, 8>(grow, p, blocks, stream)
-                : var_packed_launch_t<float, 16>(grow, p, blocks, stream);
+  return var_packed_launch_u<false>(f32, grow, M, p, blocks, stream);
+}
+
+cudaError_t var_packed_uni_prepare(bool f32, int M, bool grow, int *blocks_per_sm) {
+  return grow ? var_packed_prepare_g<true, true>(f32, M, blocks_per_sm)
+              : var_packed_prepare_g<false, true>(f32, M, blocks_per_sm);
+}
+
+cudaError_t var_packed_uni_launch(bool f32, bool grow, int M, const VarParams &p, int blocks,
+                                  cudaStream_t stream) {
+  return var_packed_launch_u<true>(f32, grow, M, p, blocks, stream);
 }
 
 } /* namespace tridi_cuda */

@@ -2,13 +2,15 @@
  *  - PACKED: systems of at most R = P M rows are cut, in storage order, into
  *    tiles of whole systems of at most R rows each (var_packed.cu: one block
  *    a tile, cost proportional to the real unknowns);
- *  - INTERLEAVED: blocks of G neighbouring systems, P threads each
- *    (var_interleaved.cu), P from the longest system the kernel takes;
+ *  - INTERLEAVED: blocks of G neighbouring systems (a group), P threads
+ *    each (var_interleaved.cu); the groups are binned by their longest
+ *    system (powers of two), one launch a bin with P from the bin's
+ *    longest;
  *  - longer systems (the tail of the batches this kind is for: a few long
  *    dendrites among many short ones) by the reference recurrences, one
  *    thread a system, all in one launch (var_long.cu), c' in the plan's
  *    workspace.
- * Plan time uploads the tiles and the offsets; execute
+ * Plan time uploads the tiles and the offsets (the binned groups); execute
  * only launches (asynchronous on the caller's stream, graph-capturable). */
 #include "../common/launch.h"
 #include "cuda_backend.h"
@@ -24,13 +26,18 @@ int var_packed_rows(int M);
 cudaError_t var_packed_prepare(bool f32, int M, bool grow, int *blocks_per_sm);
 cudaError_t var_packed_launch(bool f32, bool grow, int M, const VarParams &p, int blocks, cudaStream_t stream);
 int var_inter_shape(bool f32, int64_t nmax, int *M, int *P);
-cudaError_t var_inter_launch(bool f32, bool grow, const VarParams &p, int M, int P, cudaStream_t stream);
+cudaError_t var_inter_launch(bool f32, bool grow, const VarParams &p, int64_t ngroups, int M, int P,
+                             cudaStream_t stream);
 cudaError_t var_long_launch(bool f32, bool grow, const VarParams &p, const VarLong &lg, cudaStream_t stream);
 } /* namespace tridi_cuda */
 
 using namespace tridi_cuda;
 
 namespace {
+
+/* INTERLEAVED: bin k takes the groups whose longest short system has at
+ * most 16 << k rows (the cap is at most 8192) */
+constexpr int kVarInterBins = 10;
 
 struct VarPlan {
   bool f32;
@@ -40,8 +47,14 @@ struct VarPlan {
   VarTile *tiles;      /* PACKED */
   int64_t *off;
   int32_t *len;        /* INTERLEAVED */
+  int64_t *groups;     /* INTERLEAVED: the groups of bin[0], then of bin[1], ... */
+  int nbins;
+  struct {
+    int64_t first, count; /* groups[first .. first + count - 1] */
+    int M, P;
+  } bin[kVarInterBins];
   int blocks;          /* PACKED: persistent blocks */
-  int M, P;            /* rows a thread (both layouts); INTERLEAVED: threads a system */
+  int M;               /* PACKED: rows a thread (INTERLEAVED: each bin's own M, P) */
   VarLong lg;          /* the long systems (device arrays below) */
   int64_t *lg_mem;     /* sys, first, n, ws_off: 4 x nlong */
 };
@@ -66,6 +79,7 @@ void free_plan(VarPlan *vp, int device) {
     cudaFree(vp->tiles);
     cudaFree(vp->off);
     cudaFree(vp->len);
+    cudaFree(vp->groups);
     cudaFree(vp->lg_mem);
   }
   free(vp);
@@ -76,6 +90,70 @@ int by_length(const void *p, const void *q) {
   const int64_t *a = (const int64_t *)p, *b = (const int64_t *)q; /* {n, sys} pairs */
   if (a[0] != b[0]) return a[0] > b[0] ? -1 : 1;
   return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* INTERLEAVED: the groups of G neighbouring systems (len: the short
+ * systems' lengths, 0 for the long ones), binned by their longest system
+ * (bin k: up to 16 << k rows; a group of long systems only is in none),
+ * in storage order within a bin, the bins longest first; uploads the list
+ * and sets each bin's shape from its own longest system. */
+tridi_status bin_groups(VarPlan *vp, const int32_t *len, int64_t nsys) {
+  const int G = vp->f32 ? 8 : 4;
+  const int64_t ngroups = (nsys + G - 1) / G;
+  signed char *gbin = (signed char *)malloc((size_t)(ngroups > 0 ? ngroups : 1));
+  int64_t *host = (int64_t *)malloc((size_t)(ngroups > 0 ? ngroups : 1) * sizeof *host);
+  if (!gbin || !host) {
+    free(gbin);
+    free(host);
+    return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory for the groups");
+  }
+  int64_t count[kVarInterBins] = {0};
+  int32_t longest[kVarInterBins] = {0};
+  for (int64_t q = 0; q < ngroups; ++q) {
+    int32_t m = 0;
+    for (int64_t s = q * G; s < q * G + G && s < nsys; ++s) m = len[s] > m ? len[s] : m;
+    int k = -1;
+    if (m > 0) {
+      k = 0;
+      while (k < kVarInterBins - 1 && (16 << k) < m) ++k;
+    }
+    gbin[q] = (signed char)k;
+    if (k >= 0) {
+      ++count[k];
+      longest[k] = m > longest[k] ? m : longest[k];
+    }
+  }
+  int64_t first[kVarInterBins], total = 0;
+  vp->nbins = 0;
+  for (int k = kVarInterBins - 1; k >= 0; --k) {
+    first[k] = total;
+    if (count[k] == 0) continue;
+    int M = 0, P = 0;
+    var_inter_shape(vp->f32, longest[k], &M, &P);
+    vp->bin[vp->nbins].first = total;
+    vp->bin[vp->nbins].count = count[k];
+    vp->bin[vp->nbins].M = M;
+    vp->bin[vp->nbins].P = P;
+    ++vp->nbins;
+    total += count[k];
+  }
+  for (int64_t q = 0; q < ngroups; ++q)
+    if (gbin[q] >= 0) host[first[gbin[q]]++] = q;
+  free(gbin);
+  const tridi_status st = upload(&vp->groups, host, (size_t)total, "the groups");
+  free(host);
+  return st;
+}
+
+/* INTERLEAVED: one launch a bin, longest first, on the caller's stream */
+cudaError_t inter_launch(const VarPlan *vp, VarParams kp, cudaStream_t stream) {
+  for (int k = 0; k < vp->nbins; ++k) {
+    kp.groups = vp->groups + vp->bin[k].first;
+    const cudaError_t e = var_inter_launch(vp->f32, vp->grow, kp, vp->bin[k].count, vp->bin[k].M,
+                                           vp->bin[k].P, stream);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
 }
 
 } /* namespace */
@@ -113,10 +191,6 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
     cap = 0;
     for (int64_t n = 256; n <= 8192; n *= 2) /* the longest the kernel takes */
       if (var_inter_shape(vp->f32, n, &M, &P)) cap = n;
-    int64_t nmax_short = 0;
-    for (int64_t s = 0; s < v->nsys; ++s)
-      if (v->len[s] <= cap && v->len[s] > nmax_short) nmax_short = v->len[s];
-    var_inter_shape(vp->f32, nmax_short, &vp->M, &vp->P);
   }
   /* the long systems: sorted by length, c' scratch in the workspace */
   int64_t nlong = 0;
@@ -207,12 +281,13 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
     if (!len) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
     for (int64_t s = 0; s < v->nsys; ++s) len[s] = v->len[s] <= cap ? (int32_t)v->len[s] : 0;
     st = upload(&vp->len, len, (size_t)v->nsys, "the lengths");
+    if (!st) st = bin_groups(vp, len, v->nsys);
     free(len);
     if (st) return st;
     kp.len = vp->len;
     kp.ld = v->ld;
-    snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_var_interleaved_thomas_pcr_%s_m%d_p%d%s",
-             vp->f32 ? "f32" : "f64", vp->M, vp->P, nlong ? "+long" : "");
+    snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_var_interleaved_thomas_pcr_%s_bins%d%s",
+             vp->f32 ? "f32" : "f64", vp->nbins, nlong ? "+long" : "");
   }
   return TRIDI_SUCCESS;
 }
@@ -237,7 +312,7 @@ extern "C" tridi_status tridi_cuda_var_execute(const struct tridi_plan_s *plan, 
     if (v->layout == TRIDI_VAR_PACKED)
       e = kp.ntiles > 0 ? var_packed_launch(vp->f32, vp->grow, vp->M, kp, vp->blocks, stream) : cudaSuccess;
     else
-      e = var_inter_launch(vp->f32, vp->grow, kp, vp->M, vp->P, stream);
+      e = inter_launch(vp, kp, stream);
     if (e != cudaSuccess) return cuda_error(e, "tridi_execute: cuda_var_thomas_pcr launch");
   }
   if (vp->lg.count > 0) {

@@ -1,0 +1,122 @@
+/* Tiles of whole systems, a kernel family of the Thomas-PCR row: batches
+ * whose systems are stored one after another (every operand: unit-stride
+ * rows, system s at row s n of its array, the batch dimensions dense).
+ * Such a batch is a PACKED variable-size batch of equal lengths, and the
+ * PACKED kernel (src/cuda/variable/var_packed.cu) solves it with its tiles
+ * computed instead of read: a block takes floor(R / n) whole systems, R =
+ * P M = 2048 or 4096 rows, as one contiguous range of every operand copied
+ * in 16-byte pieces shifted by the range's phase, its threads' chunks
+ * running across system boundaries (a of each first row and c of each last
+ * row zeroed in shared memory).  So neither n's alignment nor its being a
+ * power of two matters: no element copies where n sizeof(T) is not a
+ * multiple of 16 bytes, and no chunks of identity rows up to the next power
+ * of two (the staged kernel's P = pow2ceil(n / M)); at most R mod n rows of a
+ * tile are idle.  Breakdown and growth: the PACKED kernel's (a tile with any
+ * bad chunk solved again by the reference recurrences, the reference's
+ * info codes).  Which n take this family instead of the staged kernel:
+ * tiles_preferred below, from measurement. */
+#include "../common/launch.h"
+#include "../variable/var_kernels.cuh"
+#include "plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+namespace tridi_cuda {
+
+int var_packed_rows(int M);
+cudaError_t var_packed_uni_prepare(bool f32, int M, bool grow, int *blocks_per_sm);
+cudaError_t var_packed_uni_launch(bool f32, bool grow, int M, const VarParams &p, int blocks, cudaStream_t stream);
+
+namespace {
+
+/* Every operand dense: unit-stride rows, system s at element s n */
+bool dense_systems(const tridi_layout *L) {
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
+    if (L->axis_stride[k] != 1) return false;
+    int64_t want = L->n;
+    for (int j = L->nbatch - 1; j >= 0; --j) {
+      if (L->bstride[k][j] != want) return false;
+      want *= L->bext[j];
+    }
+  }
+  return true;
+}
+
+/* Whether this family takes a dense batch of systems of n rows rather than
+ * the staged kernel: wherever the tile holds a system (TILES_* in
+ * src/cuda/tuning.h: measured faster at every such n, powers of two
+ * included) */
+bool tiles_preferred(const Facts &f) {
+#ifdef TRIDI_CUDA_TUNING
+  /* measurement builds: TRIDI_CUDA_TILES=0 never, 1 wherever it can */
+  if (const char *e = getenv("TRIDI_CUDA_TILES"))
+    if (*e) return atoi(e) != 0;
+#endif
+  const int64_t n = f.n;
+  if (n < 2) return false; /* n = 1: the direct kernel's layout */
+  return n <= (f.f64 ? TRIDI_CUDA_TILES_MAX_N_F64 : TRIDI_CUDA_TILES_MAX_N_F32);
+}
+
+} /* namespace */
+
+tridi_status plan_tiles(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan, bool *took) {
+  *took = false;
+  const tridi_layout *L = f.L;
+  if (f.sysmajor || !dense_systems(L) || !tiles_preferred(f)) return TRIDI_SUCCESS;
+  TilesPlan *tp = &cp->tiles;
+  const bool f32 = !f.f64;
+  /* f32: tiles of 4096 rows (M = 16) for batches of at least four tiles an
+   * SM, else 2048 (M = 8) as the variable kind does (var_thomas_pcr.cu);
+   * f64: 2048 */
+  const int64_t total = L->n * L->nsys;
+  const bool big = total >= (int64_t)4 * f.prop->multiProcessorCount * var_packed_rows(16);
+  tp->M = f32 && (L->n > var_packed_rows(8) || big) ? 16 : 8;
+  const int64_t R = var_packed_rows(tp->M);
+  if (L->n > R) return TRIDI_SUCCESS;
+  /* as many whole systems as the tile holds.  The kernel copies a tile in
+   * 16-byte pieces shifted by its 16-byte phase when the shifted tile fits,
+   * else element by element.  Tiles of a multiple of 16 bytes all have the
+   * arrays' phase (0 for aligned arrays): they keep every system (reserving
+   * the shift's 16 / sizeof(T) - 1 rows halved the tiles of n = R / 2:
+   * f64 n = 1024 at 64% of copy against 78% for the staged kernel); other
+   * tiles' phases vary, and one system less leaves room for any shift. */
+  const int64_t V = (int64_t)(16 / f.es);
+  tp->spt = R / L->n;
+  if (tp->spt > 1 && (tp->spt * L->n) % V != 0 && R - tp->spt * L->n < V - 1) tp->spt -= 1;
+  tp->ntiles = (L->nsys + tp->spt - 1) / tp->spt;
+  tp->f32 = f32;
+  tp->grow = f.grow;
+  int per_sm = 0;
+  const cudaError_t e = var_packed_uni_prepare(f32, tp->M, f.grow, &per_sm);
+  if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cuda_thomas_pcr tiles");
+  const int64_t want = (int64_t)(per_sm > 0 ? per_sm : 1) * f.prop->multiProcessorCount;
+  tp->blocks = (int)(tp->ntiles < want ? tp->ntiles : want);
+  *took = true;
+  plan->ws_bytes = 0;
+  snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_tiles_r%d_%s", (int)R, f.tn);
+  return TRIDI_SUCCESS;
+}
+
+cudaError_t launch_tiles(const CudaPlan &cp, KParams &kp, const tridi_args *args, cudaStream_t stream) {
+  const TilesPlan &tp = cp.tiles;
+  VarParams p;
+  memset(&p, 0, sizeof p);
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) p.op[k] = args->op[k];
+  p.info = args->info;
+  p.nsys = kp.nsys;
+  p.ntiles = tp.ntiles;
+  p.uni_n = kp.n;
+  p.uni_spt = tp.spt;
+  /* the 16-byte phase the five arrays share (in place: x is d), or -1
+   * (element copies) */
+  const size_t es = tp.f32 ? 4 : 8;
+  const uintptr_t ph = (uintptr_t)args->op[0] % 16;
+  bool same = ph % es == 0;
+  for (int k = 1; k < TRIDI_NUM_OPERANDS; ++k) same = same && (uintptr_t)args->op[k] % 16 == ph;
+  p.ph0 = same ? (int32_t)(ph / es) : -1;
+  return var_packed_uni_launch(tp.f32, tp.grow, tp.M, p, tp.blocks, stream);
+}
+
+} /* namespace tridi_cuda */
