@@ -59,6 +59,7 @@ static float gm_bmax_f32(float m, float b) { return fabsf(b) > m ? fabsf(b) : m;
       *q2 = p2 + P, *nm = q2 + P, *dm = nm + P, *wF = dm + P, *wL = wF + P, *w1 = wL + P,      \
       *s1 = w1 + P, *p1 = s1 + P, *q1 = p1 + P;                                                \
     T gy = 0, bmx = 0, dmx = 0, gmx = 0;                                                  \
+    int segs = 0; /* own == 2: a closed segment grew */                                   \
     for (int64_t ch = 0; ch < P; ++ch) {                                                   \
       const int64_t r0 = ch * M;                                                           \
       gy = bmx = 0; /* GrowAcc: max Y, max |b| over the chunk's rows < n */               \
@@ -72,10 +73,23 @@ static float gm_bmax_f32(float m, float b) { return fabsf(b) > m ? fabsf(b) : m;
         dv[j] = in ? d[i] : 0;                                                             \
       }                                                                                    \
       T dlt = 0, alt = -1, gmt = 0;                                                        \
+      /* own == 2 (chunk.cuh's SEG): a row with a = 0 starts a new segment of the            \
+       * chunk (a system's first row in a PACKED tile): the segment before it is              \
+       * checked alone (2.5 max Y > 8 max |b|), the first one later with the first            \
+       * row's N, and the maxima start again */                                              \
+      int split = 0;                                                                       \
+      T bfirst = 0;                                                                        \
+      if (own == 2 && r0 < n) bmx = BMAX(bmx, b[r0]);                                      \
       for (int k = 1; k < M; ++k) {                                                        \
         const T ak = av[k], bk = bv[k], ck = cv[k], dk = dv[k];                            \
         const T u = bk - ak * gmt;                                                         \
         const T xs = ak * alt; /* the spike product, formed first (step_g) */              \
+        if (own == 2 && r0 + k < n && ak == 0) {                                           \
+          if (!split) bfirst = DN(bmx);                                                    \
+          segs |= (T)GM_KY * UP(gy) > (T)GM_LIMIT * DN(bmx);                               \
+          split = 1;                                                                       \
+          gy = bmx = 0;                                                                    \
+        }                                                                                  \
         if (r0 + k < n) { /* rows >= n are not the system's */                             \
           const T yy = FABS(u) + FABS(xs);                                                 \
           gy = yy > gy ? yy : gy;                                                       \
@@ -106,14 +120,15 @@ static float gm_bmax_f32(float m, float b) { return fabsf(b) > m ? fabsf(b) : m;
         const T d1 = dl[r0 + 1], a1 = al[r0 + 1], g1 = gm[r0 + 1];                         \
         const T u = b0 - c0 * a1;                                                          \
         const T nn = ((FABS(a0) + FABS(c0)) + FABS(c0) * (FABS(a1) + FABS(g1))) + FABS(u); \
-        if (r0 < n) bmx = BMAX(bmx, b0);                                                   \
+        if (r0 < n && own != 2) bmx = BMAX(bmx, b0);                                       \
         wF[ch] = r0 < n ? FABS(u) : 0;                                                     \
         const T inv = (T)1 / u;                                                            \
         sF[ch] = a0 * inv;                                                                 \
         pF[ch] = -c0 * g1 * inv;                                                           \
         qF[ch] = (d0 - c0 * d1) * inv;                                                     \
         const T nf = r0 < n ? nn : 0, ny = r0 < n ? (T)GM_KY * UP(gy) : 0; /* dead: 0 */  \
-        nm[ch] = nf > ny ? nf : ny;                                                        \
+        if (split) segs |= nf > (T)GM_LIMIT * bfirst; /* the first row's own segment */     \
+        nm[ch] = nf > ny && !split ? nf : ny;                                               \
         dm[ch] = DN(bmx);                                                                  \
       }                                                                                    \
     }                                                                                      \
@@ -180,6 +195,7 @@ static float gm_bmax_f32(float m, float b) { return fabsf(b) > m ? fabsf(b) : m;
       gmx = gc > gmx ? gc : gmx;                                                               \
     }                                                                                          \
     if (!own) gmx /= dmx;                                                                      \
+    grown |= segs;                                                                             \
     free(mem);                                                                                 \
     if (g) g[0] = (double)gmx;                                                                 \
     return bad | 2 * grown;                                                                    \

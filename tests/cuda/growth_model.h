@@ -35,7 +35,10 @@ int gm_hybrid_f32(int64_t n, int M, const float *a, const float *b, const float 
 /* The same with the kernels' options: own != 0 compares each chunk's max N
  * with its own max |b| and scales its residual tolerance by it (the PACKED
  * kernel, src/cuda/variable/var_packed.cu, whose chunks may span several
- * systems: there is no per-system slot); tau the residual tolerance factor
+ * systems: there is no per-system slot); own == 2 also splits a chunk at
+ * every row whose a is 0 (a system's first row in a PACKED tile) and checks
+ * each segment with its own maxima, the last one as own == 1 does
+ * (chunk.cuh's SEG); tau the residual tolerance factor
  * (times eps: chunk.cuh's residual_tol).  Returns a bit mask: 1 a residual
  * above the tolerance, 2 growth above the limit (0 accepted, -1 out of
  * memory). */

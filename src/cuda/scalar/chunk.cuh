@@ -388,6 +388,8 @@ struct ChunkState {
    * is >= n) */
   T nmx, dmx, wL;
   bool b0_zero;
+  /* SEG: a segment of the chunk before its last one grew (chunk_eliminate) */
+  bool seg_grown;
 };
 
 /* N and D of a row eliminated by a sweep: u = b - a gm the pivot, al the
@@ -501,8 +503,18 @@ __device__ __forceinline__ void first_row(T a0, T b0, T c0, T d0, T d1, T a1, T 
 
 /* ld(k, j): operand k (0 a, 1 b, 2 c, 3 d) of chunk row j.  FULL: every row
  * of the chunk is a row of the system (< n), so only a_0 of row 0 and c of
- * row n-1 need masking; otherwise rows >= n are identity rows (not read). */
-template <typename T, int M, bool FULL, bool GROW = false, typename Load, typename CS>
+ * row n-1 need masking; otherwise rows >= n are identity rows (not read).
+ * SEG (with GROW; the PACKED kernel, whose chunks may hold several systems,
+ * each first row's a zeroed): a row whose a is 0 starts a new segment of
+ * the chunk, the segment before it is checked with its own maxima (kGrowY
+ * max Y > 8 max |b|, the first segment's first-row N against its max |b| at
+ * the end) and the maxima start again, so that a system's growth is never
+ * measured against a larger-scale neighbour's |b|; c.seg_grown says that
+ * one of those segments grew, c.nmx / c.dmx are the last segment's.  Each
+ * segment's maxima bound its own rows' (a split where a system has a zero
+ * a by itself only checks more strictly); tests/cuda/growth_model.c
+ * (own == 2) models it. */
+template <typename T, int M, bool FULL, bool GROW = false, bool SEG = false, typename Load, typename CS>
 __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, int64_t n, CS &c) {
   auto get = [&](int k, int j) -> T {
     const int64_t row = row0 + j;
@@ -518,10 +530,24 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   T nonfin = a0 * (T)0 + b0 * (T)0 + c0 * (T)0 + d0 * (T)0;
   GrowAcc<T> ga;
   FwdSweep<T> f;
+  [[maybe_unused]] bool seg_split = false, seg_grown = false;
+  [[maybe_unused]] T seg_bfirst = (T)0;
+  if constexpr (GROW && SEG)
+    if (FULL || row0 < n) ga.row((T)0, (T)0, b0);
+  /* SEG: row k (< n) with a = 0 closes the segment before it */
+  [[maybe_unused]] auto seg_row = [&](int k, T ak) {
+    if ((FULL || row0 + k < n) && ak == (T)0) {
+      if (!seg_split) seg_bfirst = ga.bmax();
+      seg_grown = seg_grown || (T)kGrowY * ga.ymax() > (T)TRIDI_GROWTH_LIMIT * ga.bmax();
+      seg_split = true;
+      ga = GrowAcc<T>();
+    }
+  };
 #pragma unroll
   for (int k = 1; k < M - 1; ++k) {
     const T ak = get(0, k), bk = get(1, k), ck = get(2, k), dk = get(3, k);
     nonfin += ak * (T)0 + bk * (T)0 + ck * (T)0 + dk * (T)0;
+    if constexpr (GROW && SEG) seg_row(k, ak);
     if constexpr (GROW)
       f.step_g(ak, bk, ck, dk, FULL || row0 + k < n, ga);
     else
@@ -533,6 +559,7 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   {
     const T aL = get(0, M - 1), bL = get(1, M - 1), cL = get(2, M - 1), dLv = get(3, M - 1);
     nonfin += aL * (T)0 + bL * (T)0 + cL * (T)0 + dLv * (T)0;
+    if constexpr (GROW && SEG) seg_row(M - 1, aL);
     if constexpr (GROW) {
       const bool in = FULL || row0 + M - 1 < n;
       const T u = f.last_g(aL, bL, cL, dLv, in, ga, c.sL, c.pL, c.qL);
@@ -555,8 +582,19 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
       /* the first row's N in full (once a chunk), beside kGrowY max Y */
       const bool in = FULL || row0 < n;
       const T nF = ((fabs(a0) + fabs(c0)) + fabs(c0) * (fabs(a1) + fabs(g1))) + fabs(b0 - c0 * a1);
-      if (in) ga.row((T)0, (T)0, b0);
-      c.nmx = fmax_(in ? nF : (T)0, (T)kGrowY * ga.ymax());
+      if constexpr (SEG) {
+        /* b0 is in the first segment's maxima already */
+        if (seg_split) {
+          c.seg_grown = seg_grown || (in && nF > (T)TRIDI_GROWTH_LIMIT * seg_bfirst);
+          c.nmx = (T)kGrowY * ga.ymax();
+        } else {
+          c.seg_grown = false;
+          c.nmx = fmax_(in ? nF : (T)0, (T)kGrowY * ga.ymax());
+        }
+      } else {
+        if (in) ga.row((T)0, (T)0, b0);
+        c.nmx = fmax_(in ? nF : (T)0, (T)kGrowY * ga.ymax());
+      }
       c.dmx = ga.bmax();
     }
   }

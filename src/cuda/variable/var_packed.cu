@@ -18,8 +18,10 @@
  * recurrences, one thread a system, in shared memory: those systems get the
  * reference's x and info codes (step 5 of the kernel).  So is a tile where
  * a thread's growth indicator fires (chunk.cuh; with the thread's own
- * maxima, as the systems of a tile share the reduced system): its systems
- * are then flagged by the reference's growth rule, exactly as on the CPU. */
+ * maxima, as the systems of a tile share the reduced system, and kept per
+ * segment of the chunk, a new one at each system's first row: chunk.cuh's
+ * SEG): its systems are then flagged by the reference's growth rule,
+ * exactly as on the CPU. */
 #include "var_kernels.cuh"
 
 namespace tridi_cuda {
@@ -210,10 +212,12 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
       for (int k = 0; k < 4; ++k)
 #pragma unroll
         for (int i = 0; i < M / V; ++i) v.q[k][i] = *(const VT *)(buf + k * LDS + pr0 + i * V);
-      chunk_eliminate<T, M, true, GROW>([&](int k, int j) -> T { return v.e[k][j]; }, 1, INT64_MAX, cs);
+      /* SEG: each system's rows of the chunk checked with their own maxima */
+      chunk_eliminate<T, M, true, GROW, true>([&](int k, int j) -> T { return v.e[k][j]; }, 1, INT64_MAX, cs);
     } else {
       cs.sF = cs.pF = cs.qF = cs.sL = cs.pL = cs.qL = cs.nonfin = (T)0;
       if constexpr (GROW) cs.nmx = cs.dmx = cs.wL = (T)0;
+      cs.seg_grown = false;
     }
 
     /* 4. the reduced system */
@@ -233,7 +237,7 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
      * c' and d', x goes to a's rows): every system of it then has the
      * reference's x and info code.  Rare by nature; the clean tiles keep
      * the hybrid. */
-    chunk_bad = chunk_bad || !finite_(cs.nonfin) || grown;
+    chunk_bad = chunk_bad || !finite_(cs.nonfin) || grown || (GROW && cs.seg_grown);
     if (live) {
 #pragma unroll
       for (int j = 0; j < M; ++j)
