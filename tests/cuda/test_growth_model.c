@@ -216,19 +216,6 @@ static void packed_dominant(void **state) {
  * 10 n eps); split at S's first row (a = 0), its segment is checked alone
  * and flagged.  And tiles of row-dominant systems whose scales differ by up
  * to 1e12 are never flagged split that way. */
-static double bwd_err(int n, const double *a, const double *b, const double *c, const double *d,
-                      const double *x) {
-  double r = 0, an = 0, xn = 0, dn = 0;
-  for (int i = 0; i < n; ++i) {
-    const double ax = (i > 0 ? a[i] * x[i - 1] : 0) + b[i] * x[i] + (i < n - 1 ? c[i] * x[i + 1] : 0);
-    r = fmax(r, fabs(ax - d[i]));
-    an = fmax(an, (i > 0 ? fabs(a[i]) : 0) + fabs(b[i]) + (i < n - 1 ? fabs(c[i]) : 0));
-    xn = fmax(xn, fabs(x[i]));
-    dn = fmax(dn, fabs(d[i]));
-  }
-  return r / (an * xn + dn);
-}
-
 static void packed_segments(void **state) {
   (void)state;
   enum { CAP = 2048, S0 = 100, SN = 12 };
@@ -257,7 +244,7 @@ static void packed_segments(void **state) {
     double g = 0, err;
     if (f64) {
       fl1 = gm_hybrid_opt_f64(CAP, M, 1, 64, a, b, c, d, x, &g);
-      err = bwd_err(SN, a + S0, b + S0, c + S0, d + S0, x + S0);
+      err = mg_backward_error(SN, a + S0, b + S0, c + S0, d + S0, x + S0);
       fl2 = gm_hybrid_opt_f64(CAP, M, 2, 64, a, b, c, d, x, &g);
     } else {
       for (int k = 0; k < 4; ++k) mg_to_f32(CAP, v + k * CAP, fv + k * CAP);
@@ -270,7 +257,7 @@ static void packed_segments(void **state) {
         dd[i] = fv[3 * CAP + S0 + i];
         xd[i] = fv[4 * CAP + S0 + i];
       }
-      err = bwd_err(SN, ad, bd, cd, dd, xd);
+      err = mg_backward_error(SN, ad, bd, cd, dd, xd);
       fl2 = gm_hybrid_opt_f32(CAP, M, 2, 64, fv, fv + CAP, fv + 2 * CAP, fv + 3 * CAP, fv + 4 * CAP, &g);
     }
     const double eps = f64 ? DBL_EPSILON : FLT_EPSILON;

@@ -25,10 +25,6 @@
 
 namespace tridi_cuda {
 
-int var_packed_rows(int M);
-cudaError_t var_packed_uni_prepare(bool f32, int M, bool grow, int *blocks_per_sm);
-cudaError_t var_packed_uni_launch(bool f32, bool grow, int M, const VarParams &p, int blocks, cudaStream_t stream);
-
 namespace {
 
 /* Every operand dense: unit-stride rows, system s at element s n */
@@ -67,12 +63,8 @@ tridi_status plan_tiles(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan,
   if (f.sysmajor || !dense_systems(L) || !tiles_preferred(f)) return TRIDI_SUCCESS;
   TilesPlan *tp = &cp->tiles;
   const bool f32 = !f.f64;
-  /* f32: tiles of 4096 rows (M = 16) for batches of at least four tiles an
-   * SM, else 2048 (M = 8) as the variable kind does (var_thomas_pcr.cu);
-   * f64: 2048 */
-  const int64_t total = L->n * L->nsys;
-  const bool big = total >= (int64_t)4 * f.prop->multiProcessorCount * var_packed_rows(16);
-  tp->M = f32 && (L->n > var_packed_rows(8) || big) ? 16 : 8;
+  const int sms = f.prop->multiProcessorCount;
+  tp->M = var_packed_m(f32, L->n, L->n * L->nsys, sms); /* the variable kind's tiles */
   const int64_t R = var_packed_rows(tp->M);
   if (L->n > R) return TRIDI_SUCCESS;
   /* as many whole systems as the tile holds.  The kernel copies a tile in
@@ -88,11 +80,8 @@ tridi_status plan_tiles(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan,
   tp->ntiles = (L->nsys + tp->spt - 1) / tp->spt;
   tp->f32 = f32;
   tp->grow = f.grow;
-  int per_sm = 0;
-  const cudaError_t e = var_packed_uni_prepare(f32, tp->M, f.grow, &per_sm);
+  const cudaError_t e = var_packed_grid(f32, tp->M, f.grow, true, tp->ntiles, sms, &tp->blocks);
   if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cuda_thomas_pcr tiles");
-  const int64_t want = (int64_t)(per_sm > 0 ? per_sm : 1) * f.prop->multiProcessorCount;
-  tp->blocks = (int)(tp->ntiles < want ? tp->ntiles : want);
   *took = true;
   plan->ws_bytes = 0;
   snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_tiles_r%d_%s", (int)R, f.tn);
@@ -109,14 +98,8 @@ cudaError_t launch_tiles(const CudaPlan &cp, KParams &kp, const tridi_args *args
   p.ntiles = tp.ntiles;
   p.uni_n = kp.n;
   p.uni_spt = tp.spt;
-  /* the 16-byte phase the five arrays share (in place: x is d), or -1
-   * (element copies) */
-  const size_t es = tp.f32 ? 4 : 8;
-  const uintptr_t ph = (uintptr_t)args->op[0] % 16;
-  bool same = ph % es == 0;
-  for (int k = 1; k < TRIDI_NUM_OPERANDS; ++k) same = same && (uintptr_t)args->op[k] % 16 == ph;
-  p.ph0 = same ? (int32_t)(ph / es) : -1;
-  return var_packed_uni_launch(tp.f32, tp.grow, tp.M, p, tp.blocks, stream);
+  p.ph0 = var_packed_phase(args->op, tp.f32 ? 4 : 8);
+  return var_packed_launch(tp.f32, tp.grow, true, tp.M, p, tp.blocks, stream);
 }
 
 } /* namespace tridi_cuda */

@@ -42,6 +42,28 @@ struct VarParams {
                           * groups[b] G .. groups[b] G + G - 1 */
 };
 
+/* The PACKED kernel's host side (var_packed.cu), for the variable kind's
+ * row and the scalar kind's tiles (src/cuda/scalar/tiles.cu); uni: the
+ * instantiation of equal lengths (VarParams::uni_n).
+ * var_packed_rows: the rows of a tile for M rows a thread (256 M);
+ * var_packed_m: M for the longest system nmax of a batch of total rows on
+ *   sms SMs: f32 4096-row tiles (M = 16) for systems longer than 2048 rows
+ *   or batches of at least four such tiles an SM (the reduced solve and the
+ *   per-tile work spread over twice the rows, the tiles fill better), else
+ *   2048 (M = 8, 4 blocks an SM); f64 2048 (M = 8);
+ * var_packed_grid: plan time, the plan's device current: the kernel's
+ *   shared memory allowed, *blocks = the persistent grid for ntiles tiles;
+ * var_packed_launch: every tile, on the stream;
+ * var_packed_phase: execute time, the 16-byte phase (in elements of es
+ *   bytes) that the five arrays share (in place: x is d), or -1 (element
+ *   copies): VarParams::ph0. */
+int var_packed_rows(int M);
+int var_packed_m(bool f32, int64_t nmax, int64_t total, int sms);
+cudaError_t var_packed_grid(bool f32, int M, bool grow, bool uni, int64_t ntiles, int sms, int *blocks);
+cudaError_t var_packed_launch(bool f32, bool grow, bool uni, int M, const VarParams &p, int blocks,
+                              cudaStream_t stream);
+int32_t var_packed_phase(const void *const op[TRIDI_NUM_OPERANDS], size_t es);
+
 /* The long systems of a batch (var_long.cu), sorted by length: system
  * sys[t], rows first[t] + i * stride, n[t] rows, c' scratch at ws +
  * ws_off[t] elements.  Device arrays of count entries. */

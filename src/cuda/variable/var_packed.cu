@@ -310,7 +310,7 @@ cudaError_t var_packed_prepare_t(int *blocks_per_sm) {
 }
 
 /* Launch over every tile of a PACKED batch (grid: persistent blocks);
- * grow: the instantiation with the growth detection; uni: equal lengths */
+ * grow: the instantiation with the growth detection */
 template <typename T, int M, bool UNI>
 cudaError_t var_packed_launch_t(bool grow, const VarParams &p, int blocks, cudaStream_t stream) {
   if (grow)
@@ -324,6 +324,11 @@ cudaError_t var_packed_launch_t(bool grow, const VarParams &p, int blocks, cudaS
  * kind's tiles of equal systems, src/cuda/scalar/tiles.cu): M = 8 or 16
  * rows a thread for f32, 8 for f64 (tiles of 2048 / 4096 rows). */
 int var_packed_rows(int M) { return kVarThreads * M; }
+
+int var_packed_m(bool f32, int64_t nmax, int64_t total, int sms) {
+  const bool big = total >= (int64_t)4 * sms * var_packed_rows(16);
+  return f32 && (nmax > var_packed_rows(8) || big) ? 16 : 8;
+}
 
 template <bool GROW, bool UNI>
 cudaError_t var_packed_prepare_g(bool f32, int M, int *blocks_per_sm) {
@@ -339,23 +344,28 @@ cudaError_t var_packed_launch_u(bool f32, bool grow, int M, const VarParams &p, 
                 : var_packed_launch_t<float, 16, UNI>(grow, p, blocks, stream);
 }
 
-cudaError_t var_packed_prepare(bool f32, int M, bool grow, int *blocks_per_sm) {
-  return grow ? var_packed_prepare_g<true, false>(f32, M, blocks_per_sm)
-              : var_packed_prepare_g<false, false>(f32, M, blocks_per_sm);
+cudaError_t var_packed_grid(bool f32, int M, bool grow, bool uni, int64_t ntiles, int sms, int *blocks) {
+  int per_sm = 0;
+  const cudaError_t e = uni ? (grow ? var_packed_prepare_g<true, true>(f32, M, &per_sm)
+                                    : var_packed_prepare_g<false, true>(f32, M, &per_sm))
+                            : (grow ? var_packed_prepare_g<true, false>(f32, M, &per_sm)
+                                    : var_packed_prepare_g<false, false>(f32, M, &per_sm));
+  const int64_t want = (int64_t)(per_sm > 0 ? per_sm : 1) * sms;
+  *blocks = (int)(ntiles < want ? ntiles : want);
+  return e;
 }
 
-cudaError_t var_packed_launch(bool f32, bool grow, int M, const VarParams &p, int blocks, cudaStream_t stream) {
-  return var_packed_launch_u<false>(f32, grow, M, p, blocks, stream);
+cudaError_t var_packed_launch(bool f32, bool grow, bool uni, int M, const VarParams &p, int blocks,
+                              cudaStream_t stream) {
+  return uni ? var_packed_launch_u<true>(f32, grow, M, p, blocks, stream)
+             : var_packed_launch_u<false>(f32, grow, M, p, blocks, stream);
 }
 
-cudaError_t var_packed_uni_prepare(bool f32, int M, bool grow, int *blocks_per_sm) {
-  return grow ? var_packed_prepare_g<true, true>(f32, M, blocks_per_sm)
-              : var_packed_prepare_g<false, true>(f32, M, blocks_per_sm);
-}
-
-cudaError_t var_packed_uni_launch(bool f32, bool grow, int M, const VarParams &p, int blocks,
-                                  cudaStream_t stream) {
-  return var_packed_launch_u<true>(f32, grow, M, p, blocks, stream);
+int32_t var_packed_phase(const void *const op[TRIDI_NUM_OPERANDS], size_t es) {
+  const uintptr_t ph = (uintptr_t)op[0] % 16;
+  bool same = ph % es == 0;
+  for (int k = 1; k < TRIDI_NUM_OPERANDS; ++k) same = same && (uintptr_t)op[k] % 16 == ph;
+  return same ? (int32_t)(ph / es) : -1;
 }
 
 } /* namespace tridi_cuda */

@@ -22,9 +22,6 @@
 #include <string.h>
 
 namespace tridi_cuda {
-int var_packed_rows(int M);
-cudaError_t var_packed_prepare(bool f32, int M, bool grow, int *blocks_per_sm);
-cudaError_t var_packed_launch(bool f32, bool grow, int M, const VarParams &p, int blocks, cudaStream_t stream);
 int var_inter_shape(bool f32, int64_t nmax, int *M, int *P);
 cudaError_t var_inter_launch(bool f32, bool grow, const VarParams &p, int64_t ngroups, int M, int P,
                              cudaStream_t stream);
@@ -173,18 +170,11 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
   vp->f32 = plan->dtype == TRIDI_F32;
   const bool packed = v->layout == TRIDI_VAR_PACKED;
   int64_t cap;
+  int sms = 0;
   if (packed) {
-    /* f32: tiles of 4096 rows (M = 16, 2 blocks an SM): the reduced
-     * solve and the per-tile work (a fixed number of instructions a
-     * thread) spread over 16 rows a thread instead of 8, and the tiles
-     * fill better; 2048 (M = 8, 4 blocks an SM) where every system fits
-     * and the batch is too small for two waves of 4096-row tiles.  f64:
-     * 2048 (M = 8). */
-    int sms = 0;
     const cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device);
     if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cuda_var_thomas_pcr");
-    const bool big = v->total >= (int64_t)4 * sms * var_packed_rows(16);
-    vp->M = vp->f32 && (v->nmax > var_packed_rows(8) || big) ? 16 : 8;
+    vp->M = var_packed_m(vp->f32, v->nmax, v->total, sms); /* tiles of 2048 / 4096 rows */
     cap = var_packed_rows(vp->M);
   } else {
     int M = 0, P = 0;
@@ -268,12 +258,8 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
     kp.tiles = vp->tiles;
     kp.ntiles = nt;
     kp.off = vp->off;
-    int per_sm = 0, sms = 0;
-    cudaError_t e = var_packed_prepare(vp->f32, vp->M, vp->grow, &per_sm);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device);
+    const cudaError_t e = var_packed_grid(vp->f32, vp->M, vp->grow, false, nt, sms, &vp->blocks);
     if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cuda_var_thomas_pcr");
-    const int64_t want = (int64_t)(per_sm > 0 ? per_sm : 1) * sms;
-    vp->blocks = (int)(nt < want ? nt : want);
     snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_var_packed_thomas_pcr_%s_r%d%s",
              vp->f32 ? "f32" : "f64", (int)cap, nlong ? "+long" : "");
   } else {
@@ -299,18 +285,12 @@ extern "C" tridi_status tridi_cuda_var_execute(const struct tridi_plan_s *plan, 
   VarParams kp = vp->kp;
   for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) kp.op[k] = args->op[k];
   kp.info = args->info;
-  /* PACKED: the 16-byte phase the five arrays share (in place: x is d), or
-   * -1 (element copies) */
-  {
-    const uintptr_t ph = (uintptr_t)args->op[0] % 16;
-    bool same = ph % plan->esize == 0;
-    for (int k = 1; k < TRIDI_NUM_OPERANDS; ++k) same = same && (uintptr_t)args->op[k] % 16 == ph;
-    kp.ph0 = same ? (int32_t)(ph / plan->esize) : -1;
-  }
+  kp.ph0 = var_packed_phase(args->op, plan->esize); /* PACKED: 16-byte copies or element copies */
   if (vp->nshort > 0) {
     cudaError_t e;
     if (v->layout == TRIDI_VAR_PACKED)
-      e = kp.ntiles > 0 ? var_packed_launch(vp->f32, vp->grow, vp->M, kp, vp->blocks, stream) : cudaSuccess;
+      e = kp.ntiles > 0 ? var_packed_launch(vp->f32, vp->grow, false, vp->M, kp, vp->blocks, stream)
+                        : cudaSuccess;
     else
       e = inter_launch(vp, kp, stream);
     if (e != cudaSuccess) return cuda_error(e, "tridi_execute: cuda_var_thomas_pcr launch");
