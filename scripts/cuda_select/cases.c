@@ -83,6 +83,39 @@ static int make_desc(tridi_desc *d, tridi_dtype dt, int lay, int64_t n, int64_t 
   }
 }
 
+/* Plan desc d (destroyed here) with options o, print the kernel and the
+ * workspace, execute twice (arrays 16-byte aligned with info, then one
+ * element off without) and print each status and the current device */
+static void run_plan(tridi_desc d, const tridi_options *o, size_t es) {
+  tridi_plan p = NULL;
+  tridi_status s = tridi_plan_create(&p, d, o);
+  tridi_desc_destroy(d);
+  if (s) {
+    printf("  plan: %s: %s\n", tridi_status_name(s), tridi_last_error());
+    return;
+  }
+  tridi_plan_info pi;
+  memset(&pi, 0, sizeof pi);
+  pi.struct_size = sizeof pi;
+  tridi_plan_get_info(p, &pi);
+  size_t ws = 0;
+  tridi_plan_workspace_size(p, &ws);
+  printf("  plan %s ws=%zu\n", pi.kernel, ws);
+  for (int v = 0; v < 2; ++v) {
+    const uintptr_t off = v ? es : 0;
+    uintptr_t ptr[5];
+    for (int k = 0; k < 5; ++k) ptr[k] = ((uintptr_t)(k + 1) << 40) + off;
+    int32_t *info = v ? NULL : (int32_t *)((uintptr_t)6 << 40);
+    s = tridi_execute(p, (void *)ptr[0], (void *)ptr[1], (void *)ptr[2], (void *)ptr[3], (void *)ptr[4], info,
+                      NULL);
+    int cur = -1;
+    cudaGetDevice(&cur);
+    printf("  execute%d: %s%s%s (then device %d current)\n", v, tridi_status_name(s), s ? ": " : "",
+           s ? tridi_last_error() : "", cur);
+  }
+  tridi_plan_destroy(p);
+}
+
 static void run_case(tridi_dtype dt, int lay, int64_t n, int64_t B, int device, tridi_alg alg) {
   tridi_desc d = NULL;
   printf("case %s %s n=%lld B=%lld dev=%d alg=%d\n", dt == TRIDI_F32 ? "f32" : "f64", lname[lay], (long long)n,
@@ -98,34 +131,30 @@ static void run_case(tridi_dtype dt, int lay, int64_t n, int64_t B, int device, 
   o.backend = TRIDI_BACKEND_CUDA;
   o.device = device;
   o.alg = alg;
-  tridi_plan p = NULL;
-  s = tridi_plan_create(&p, d, &o);
-  tridi_desc_destroy(d);
+  run_plan(d, &o, dt == TRIDI_F32 ? 4 : 8);
+}
+
+/* A variable-size batch (tridi_desc_create_variable): B systems of lengths
+ * 1 + (s * 37) % lmax, PACKED or INTERLEAVED (rows lmax, ld B rounded up to
+ * 32), planned and executed by run_plan */
+static void run_var(tridi_dtype dt, tridi_var_layout layout, int64_t B, int64_t lmax) {
+  printf("case %s variable/%s B=%lld lmax=%lld dev=0\n", dt == TRIDI_F32 ? "f32" : "f64",
+         layout == TRIDI_VAR_PACKED ? "packed" : "interleaved", (long long)B, (long long)lmax);
+  int64_t *len = malloc(sizeof *len * (size_t)B);
+  if (!len) return;
+  for (int64_t s = 0; s < B; ++s) len[s] = 1 + (s * 37) % lmax;
+  const int packed = layout == TRIDI_VAR_PACKED;
+  tridi_desc d = NULL;
+  tridi_status s = tridi_desc_create_variable(&d, dt, B, len, layout, packed ? 0 : lmax, packed ? 0 : (B + 31) / 32 * 32);
+  free(len);
   if (s) {
-    printf("  plan: %s: %s\n", tridi_status_name(s), tridi_last_error());
+    printf("  desc: %s\n", tridi_status_name(s));
     return;
   }
-  tridi_plan_info pi;
-  memset(&pi, 0, sizeof pi);
-  pi.struct_size = sizeof pi;
-  tridi_plan_get_info(p, &pi);
-  size_t ws = 0;
-  tridi_plan_workspace_size(p, &ws);
-  printf("  plan %s ws=%zu\n", pi.kernel, ws);
-  const size_t es = dt == TRIDI_F32 ? 4 : 8;
-  for (int v = 0; v < 2; ++v) {
-    const uintptr_t off = v ? es : 0;
-    uintptr_t ptr[5];
-    for (int k = 0; k < 5; ++k) ptr[k] = ((uintptr_t)(k + 1) << 40) + off;
-    int32_t *info = v ? NULL : (int32_t *)((uintptr_t)6 << 40);
-    s = tridi_execute(p, (void *)ptr[0], (void *)ptr[1], (void *)ptr[2], (void *)ptr[3], (void *)ptr[4], info,
-                      NULL);
-    int cur = -1;
-    cudaGetDevice(&cur);
-    printf("  execute%d: %s%s%s (then device %d current)\n", v, tridi_status_name(s), s ? ": " : "",
-           s ? tridi_last_error() : "", cur);
-  }
-  tridi_plan_destroy(p);
+  tridi_options o;
+  tridi_options_init(&o);
+  o.backend = TRIDI_BACKEND_CUDA;
+  run_plan(d, &o, dt == TRIDI_F32 ? 4 : 8);
 }
 
 int main(int argc, char **argv) {
@@ -153,6 +182,13 @@ int main(int argc, char **argv) {
     for (int t = 0; t < 2; ++t) {
       run_case(t ? TRIDI_F64 : TRIDI_F32, CONTIG, 100000, 64, 1, algs[a]);
       run_case(t ? TRIDI_F64 : TRIDI_F32, INTERLEAVED, 1000, 4096, 1, algs[a]);
+    }
+  for (int t = 0; t < 2; ++t)
+    for (int l = 0; l < 2; ++l) {
+      const tridi_var_layout vl = l ? TRIDI_VAR_INTERLEAVED : TRIDI_VAR_PACKED;
+      run_var(t ? TRIDI_F64 : TRIDI_F32, vl, 5000, 300);
+      run_var(t ? TRIDI_F64 : TRIDI_F32, vl, 300000, 600);
+      run_var(t ? TRIDI_F64 : TRIDI_F32, vl, 2000, 5000); /* long systems too */
     }
   return 0;
 }
