@@ -111,7 +111,7 @@ if has sanitize; then
       test_workspace
     # variable-size batches: tiles, breakdown re-check, long-system plans, graph capture
     sanitize_groups "$C/test_varbatch_cuda" var. 100000 gpu_distributions gpu_long gpu_breakdown \
-      gpu_graph gpu_packed_edges
+      gpu_graph gpu_packed_edges gpu_segments
     # the pivoting rows (the partition kernel, v1's tile, streamed and workspace
     # kernels, the exact fallback) and TRIDI_PIVOT_AUTO's second pass
     sanitize_groups "$C/test_pivot_cuda" pivot. "" gpu_lu_breakdown gpu_lu_layouts gpu_auto gpu_auto_graph

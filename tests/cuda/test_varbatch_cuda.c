@@ -178,6 +178,50 @@ static void gpu_packed_edges(void **state) {
   tt_assert_no_failures();
 }
 
+/* PACKED systems longer than a tile, solved in segments of one tile
+ * (src/cuda/variable/var_segments.cu): lengths at and around multiples of
+ * the tile (4096 rows f32, 2048 f64) and far beyond it, each after a system
+ * of 1..3 rows so that their first rows take every 16-byte phase; every
+ * problem twice (16-byte aligned arrays: the phase-shifted segments; and
+ * not: element copies), in place and not, info NULL; then breakdowns in a
+ * segment after the first (NaN), in the first (Inf) and a zero first pivot,
+ * which the reference solves again (exact info codes, in place too). */
+static void gpu_segments(void **state) {
+  (void)state;
+  SKIP_WITHOUT_GPU();
+  uint64_t k = 0;
+  for (int t = 0; t < 2; ++t) {
+    const int64_t cap = t ? 2048 : 4096;
+    const int64_t longs[] = {cap + 1, 2 * cap, 2 * cap - 1, 2 * cap + 1, 3 * cap + 5, 2 * cap + 3, 40000, 100003, cap + 2};
+    enum { NL = sizeof longs / sizeof longs[0] };
+    int64_t len[2 * NL + 1];
+    tt_rng r;
+    tt_rng_init(&r, tt_case_seed("gpu_var_seg", (uint64_t)t));
+    for (int q = 0; q < NL; ++q) {
+      len[2 * q] = tt_rng_int(&r, 1, 3);
+      len[2 * q + 1] = longs[q];
+    }
+    len[2 * NL] = 2;
+    for (int inplace = 0; inplace < 2; ++inplace) {
+      tt_problem P;
+      if (tt_var_problem_init(&P, t ? TRIDI_F64 : TRIDI_F32, TRIDI_VAR_PACKED, 2 * NL + 1, len, 3, 1, inplace,
+                              tt_case_seed("gpu_var_seg_p", k++)))
+        continue;
+      run_gpu(&P, 1, "segments");
+      run_gpu(&P, 1, "segments, other alignment");
+      run_gpu(&P, 0, "segments, info NULL");
+      tt_problem_nonfinite(&P, 15, TT_D, 2 * cap + 17, NAN); /* 100003 rows: its third segment */
+      tt_problem_nonfinite(&P, 3, TT_B, 5, INFINITY);
+      tt_problem_zero_pivot(&P, 13, 0);
+      tt_problem_oracle(&P);
+      run_gpu(&P, 1, "segments, breakdowns");
+      run_gpu(&P, 1, "segments, breakdowns, other alignment");
+      tt_problem_free(&P);
+    }
+  }
+  tt_assert_no_failures();
+}
+
 /* One execute captured into a CUDA graph and replayed twice. */
 static void gpu_graph(void **state) {
   (void)state;
@@ -231,6 +275,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(gpu_long),
       cmocka_unit_test(gpu_breakdown),
       cmocka_unit_test(gpu_packed_edges),
+      cmocka_unit_test(gpu_segments),
       cmocka_unit_test(gpu_graph),
   };
   const int rc = TT_RUN_GROUP(tests, argc, argv);

@@ -72,7 +72,51 @@ struct VarLong {
   int64_t count;
   int64_t stride;
   void *ws;
+  /* PACKED: the segments (var_segments.cu) solved these systems first; the
+   * reference then solves only those they marked (sysbad), and writes the
+   * others' info from their segments' status (segst; seg0: a system's
+   * first segment; cap: rows of a segment).  NULL: every system. */
+  const int32_t *sysbad, *segst;
+  const int64_t *seg0;
+  int cap;
 };
+
+/* The segments of a PACKED batch's long systems (var_segments.cu).  System
+ * j of VarLong (first row o, n rows, the 16-byte phase ph of row o where
+ * the arrays take 16-byte copies, else 0) has S = ceil((n + ph) / cap)
+ * segments: segment k holds its rows [k cap - ph, (k + 1) cap - ph) within
+ * [0, n), so that every segment after the first starts on a 16-byte
+ * boundary and every one before the last ends on the tile's last row.  The
+ * plan numbers ceil((n + 16 / sizeof(T) - 1) / cap) segments a system (the
+ * most any phase needs); a segment k >= S of the execution's phase is
+ * skipped. */
+struct VarSegs {
+  const int32_t *seg_sys; /* segment -> its system (VarLong's index) */
+  const int32_t *seg_k;   /* segment -> its number k in the system */
+  int64_t nseg;
+  int cap;
+  /* workspace */
+  void *rows;      /* [nseg][2][4]: the segment's two rows of its system's
+                    * join (lower, diagonal, upper, right-hand side) */
+  void *sol;       /* [nseg][2]: x of the segment's first and last rows */
+  void *smax;      /* [nseg][2]: max(|a| + |b| + |c|), max |d| of its rows */
+  void *sysx;      /* [count][3]: the system's max(|a| + |b| + |c|), max |d|,
+                    * max |x| over the segments' first and last rows */
+  int32_t *segst;  /* [nseg]: reduce: 1 broken down, else 0; solve: 0,
+                    * TRIDI_INFO_INACCURATE, or -(row + 1) of its first
+                    * row with x not finite */
+  int32_t *sysbad; /* [count]: 1 where the segments cannot solve the system */
+};
+
+/* The segment count and the 16-byte phase of long system (n rows from row
+ * o): see VarSegs */
+template <typename T>
+__device__ __forceinline__ int var_seg_phase(const VarParams &p, int64_t o) {
+  return p.ph0 >= 0 ? (int)((p.ph0 + o) & (int64_t)(16 / sizeof(T) - 1)) : 0;
+}
+__device__ __forceinline__ int var_seg_count(int64_t n, int ph, int cap) {
+  return (int)((n + ph + cap - 1) / cap);
+}
 
 /* Row i's growth terms of the reference Thomas (src/ref/ref_thomas.c: the
  * same operations in the same order; acp = a_i c'_{i-1}, m = b_i - acp): the
@@ -118,6 +162,92 @@ template <typename T>
 __device__ __forceinline__ int var_pad(int r) {
   constexpr unsigned W = 128 / sizeof(T), V = 16 / sizeof(T);
   return r + (int)((unsigned)r / W * V); /* r >= 0: unsigned, a shift */
+}
+
+/* A PACKED tile into shared memory: rows row0 .. row0 + nrows - 1 of a, b,
+ * c, d at positions ph .. ph + nrows - 1 of buf ([4][LDS], position i at
+ * var_pad(i)).  vec: the arrays share a 16-byte phase and ph is the phase
+ * of row0, so the tile is copied as 16-byte pieces at 16-byte boundaries
+ * of both memories, only the two ragged ends element by element (threads
+ * 0 and 1); else (ph = 0) element copies.  The copies are issued and
+ * committed, all in flight (the caller waits: cp_async_wait_prev0, then a
+ * barrier); the positions before ph and those of the last chunk past the
+ * tile become identity rows (b = 1, a = c = d = 0; no copy writes them). */
+template <typename T, int M, int P>
+__device__ __forceinline__ void var_tile_load(const VarParams &p, int64_t row0, int nrows, int ph, bool vec,
+                                              T *buf, int LDS, int tid) {
+  constexpr int V = Vec<T>::n;
+  const int npos = nrows + ph;
+  if (vec) {
+    /* whole pieces c0 .. c1 - 1; the ragged ones (first and last, at most
+     * two) by threads 0 and 1 */
+    const int nv = (npos + V - 1) / V;
+    const int c0 = ph > 0 ? 1 : 0, c1 = npos / V;
+    const T *src[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) src[k] = (const T *)p.op[k] + (row0 - ph);
+    for (int c = c0 + tid; c < c1; c += P) {
+      const int i0 = c * V, e = var_pad<T>(i0);
+#pragma unroll
+      for (int k = 0; k < 4; ++k) cp_async16(buf + k * LDS + e, src[k] + i0);
+    }
+    const int cr = tid == 0 ? 0 : nv - 1; /* a ragged piece */
+    if (tid < 2 && (tid == 0 || cr > 0) && (cr < c0 || cr >= c1)) {
+      const int i0 = cr * V, e = var_pad<T>(i0);
+#pragma unroll
+      for (int k = 0; k < 4; ++k)
+#pragma unroll
+        for (int q = 0; q < V; ++q)
+          if (i0 + q >= ph && i0 + q < npos) cp_async_elem(buf + k * LDS + e + q, src[k] + i0 + q);
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      const T *src = (const T *)p.op[k] + row0;
+      T *dst = buf + k * LDS;
+      for (int e = tid; e < nrows; e += P) cp_async_elem(dst + var_pad<T>(e), src + e);
+    }
+  }
+  cp_async_commit();
+  const int tail = (M - npos % M) % M;
+  const int i = tid < ph ? tid : (tid - ph < tail ? npos + tid - ph : -1);
+  if (i >= 0) {
+    const int e = var_pad<T>(i);
+    buf[e] = (T)0;
+    buf[LDS + e] = (T)1;
+    buf[2 * LDS + e] = (T)0;
+    buf[3 * LDS + e] = (T)0;
+  }
+}
+
+/* x of a tile from shared memory (positions ph .. ph + nrows - 1 of buf's
+ * first array) to rows row0 .. of x, as var_tile_load copied it in (vec:
+ * 16-byte stores, the ragged ends by element). */
+template <typename T, int P>
+__device__ __forceinline__ void var_tile_store(const VarParams &p, int64_t row0, int nrows, int ph, bool vec,
+                                               const T *buf, int tid) {
+  constexpr int V = Vec<T>::n;
+  using VT = typename Vec<T>::type;
+  const int npos = nrows + ph;
+  if (vec) {
+    const int nv = (npos + V - 1) / V;
+    const int c0 = ph > 0 ? 1 : 0, c1 = npos / V;
+    T *X = (T *)p.op[4] + (row0 - ph);
+    for (int c = c0 + tid; c < c1; c += P) {
+      const int i0 = c * V;
+      *(VT *)(X + i0) = *(const VT *)(buf + var_pad<T>(i0));
+    }
+    const int cr = tid == 0 ? 0 : nv - 1;
+    if (tid < 2 && (tid == 0 || cr > 0) && (cr < c0 || cr >= c1)) {
+      const int i0 = cr * V, e = var_pad<T>(i0);
+#pragma unroll
+      for (int q = 0; q < V; ++q)
+        if (i0 + q >= ph && i0 + q < npos) X[i0 + q] = buf[e + q];
+    }
+  } else {
+    T *X = (T *)p.op[4] + row0;
+    for (int e = tid; e < nrows; e += P) X[e] = buf[var_pad<T>(e)];
+  }
 }
 
 } /* namespace tridi_cuda */

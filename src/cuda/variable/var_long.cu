@@ -1,6 +1,8 @@
-/* Systems of a variable-size batch longer than the tile kernels take: the
- * reference Thomas recurrences (src/ref/ref_thomas.c: same operations, same
- * checks, same info codes, the same growth flag), one thread a system, all long systems of the
+/* Systems of a variable-size batch longer than the tile kernels take
+ * (INTERLEAVED; PACKED: only those the segments of var_segments.cu could
+ * not solve, and the info of every one): the reference Thomas recurrences
+ * (src/ref/ref_thomas.c: same operations, same checks, same info codes,
+ * the same growth flag), one thread a system, all long systems of the
  * batch in one launch.  c' goes to the plan's workspace and d' to x (x may
  * be d: each d_i is read before x_i is written), so these systems move 9
  * words an unknown instead of 5; the systems are sorted by length at plan
@@ -17,6 +19,21 @@ __global__ void __launch_bounds__(128) var_long_kernel(VarParams p, VarLong lg) 
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= lg.count) return;
   const int64_t s = lg.sys[t], first = lg.first[t], n = lg.n[t], st = lg.stride;
+  if (lg.sysbad && !lg.sysbad[t]) {
+    /* solved by the segments (var_segments.cu): info from their status,
+     * the first row with x not finite, else TRIDI_INFO_INACCURATE if any
+     * segment's residual check failed */
+    if (p.info) {
+      const int S = var_seg_count(n, var_seg_phase<T>(p, first), lg.cap);
+      int32_t code = 0;
+      for (int k = 0; k < S && code >= 0; ++k) {
+        const int32_t c = lg.segst[lg.seg0[t] + k];
+        code = c < 0 || code == 0 ? c : code;
+      }
+      p.info[s] = code;
+    }
+    return;
+  }
   const T *A = (const T *)p.op[0] + first, *B = (const T *)p.op[1] + first;
   const T *C = (const T *)p.op[2] + first, *D = (const T *)p.op[3] + first;
   T *X = (T *)p.op[4] + first;

@@ -127,52 +127,10 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
     const bool vec = p.ph0 >= 0 && nrows + ph <= P * M;
     if (!vec) ph = 0;
     const int npos = nrows + ph; /* positions ph .. npos - 1 are the tile's rows */
-    const int nv = (npos + V - 1) / V;
 
-    /* 1. the tile's rows of a, b, c, d into shared memory, all in flight */
-    if (vec) {
-      /* whole pieces c0 .. c1 - 1; the ragged ones (first and last, at
-       * most two) by threads 0 and 1 */
-      const int c0 = ph > 0 ? 1 : 0, c1 = npos / V;
-      const T *src[4];
-#pragma unroll
-      for (int k = 0; k < 4; ++k) src[k] = (const T *)p.op[k] + (tile.row0 - ph);
-      for (int c = c0 + tid; c < c1; c += P) {
-        const int i0 = c * V, e = var_pad<T>(i0);
-#pragma unroll
-        for (int k = 0; k < 4; ++k) cp_async16(buf + k * LDS + e, src[k] + i0);
-      }
-      const int cr = tid == 0 ? 0 : nv - 1; /* a ragged piece */
-      if (tid < 2 && (tid == 0 || cr > 0) && (cr < c0 || cr >= c1)) {
-        const int i0 = cr * V, e = var_pad<T>(i0);
-#pragma unroll
-        for (int k = 0; k < 4; ++k)
-#pragma unroll
-          for (int q = 0; q < V; ++q)
-            if (i0 + q >= ph && i0 + q < npos) cp_async_elem(buf + k * LDS + e + q, src[k] + i0 + q);
-      }
-    } else {
-#pragma unroll
-      for (int k = 0; k < 4; ++k) {
-        const T *src = (const T *)p.op[k] + tile.row0;
-        T *dst = buf + k * LDS;
-        for (int e = tid; e < nrows; e += P) cp_async_elem(dst + var_pad<T>(e), src + e);
-      }
-    }
-    cp_async_commit();
-    /* positions before the tile's first row (ph of them) and those of the
-     * last chunk past its end: identity rows (no copy writes them) */
-    {
-      const int tail = (M - npos % M) % M;
-      const int i = tid < ph ? tid : (tid - ph < tail ? npos + tid - ph : -1);
-      if (i >= 0) {
-        const int e = var_pad<T>(i);
-        buf[e] = (T)0;
-        buf[LDS + e] = (T)1;
-        buf[2 * LDS + e] = (T)0;
-        buf[3 * LDS + e] = (T)0;
-      }
-    }
+    /* 1. the tile's rows of a, b, c, d into shared memory, all in flight;
+     * identity rows around them */
+    var_tile_load<T, M, P>(p, tile.row0, nrows, ph, vec, buf, LDS, tid);
     /* this thread's first system of the tile (offsets read while the copies fly) */
     int64_t o0 = 0, o1 = 0;
     if (tid < tile.nsys) {
@@ -270,24 +228,7 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
     }
     __syncthreads();
     /* 7. x to device memory (VEC: 16-byte stores, the ragged ends by element) */
-    if (vec) {
-      const int c0 = ph > 0 ? 1 : 0, c1 = npos / V;
-      T *X = (T *)p.op[4] + (tile.row0 - ph);
-      for (int c = c0 + tid; c < c1; c += P) {
-        const int i0 = c * V;
-        *(VT *)(X + i0) = *(const VT *)(buf + var_pad<T>(i0));
-      }
-      const int cr = tid == 0 ? 0 : nv - 1;
-      if (tid < 2 && (tid == 0 || cr > 0) && (cr < c0 || cr >= c1)) {
-        const int i0 = cr * V, e = var_pad<T>(i0);
-#pragma unroll
-        for (int q = 0; q < V; ++q)
-          if (i0 + q >= ph && i0 + q < npos) X[i0 + q] = buf[e + q];
-      }
-    } else {
-      T *X = (T *)p.op[4] + tile.row0;
-      for (int e = tid; e < nrows; e += P) X[e] = buf[var_pad<T>(e)];
-    }
+    var_tile_store<T, P>(p, tile.row0, nrows, ph, vec, buf, tid);
     __syncthreads();
   }
 }

@@ -7,9 +7,12 @@
  *    system (powers of two), one launch a bin with P from the bin's
  *    longest;
  *  - longer systems (the tail of the batches this kind is for: a few long
- *    dendrites among many short ones) by the reference recurrences, one
- *    thread a system, all in one launch (var_long.cu), c' in the plan's
- *    workspace.
+ *    dendrites among many short ones): PACKED, in segments of one tile
+ *    solved by the partition method (var_segments.cu: three launches, the
+ *    inputs read twice), then the reference recurrences for the systems the
+ *    segments could not solve (a breakdown: exact info codes); INTERLEAVED,
+ *    by the reference recurrences, one thread a system, all in one launch
+ *    (var_long.cu), c' in the plan's workspace.
  * Plan time uploads the tiles and the offsets (the binned groups); execute
  * only launches (asynchronous on the caller's stream, graph-capturable). */
 #include "../common/launch.h"
@@ -26,6 +29,9 @@ int var_inter_shape(bool f32, int64_t nmax, int *M, int *P);
 cudaError_t var_inter_launch(bool f32, bool grow, const VarParams &p, int64_t ngroups, int M, int P,
                              cudaStream_t stream);
 cudaError_t var_long_launch(bool f32, bool grow, const VarParams &p, const VarLong &lg, cudaStream_t stream);
+cudaError_t var_seg_grid(bool f32, int M, bool grow, int64_t nseg, int sms, int *blocks);
+cudaError_t var_seg_launch(bool f32, bool grow, int M, const VarParams &p, const VarLong &lg, const VarSegs &sg,
+                           int blocks, cudaStream_t stream);
 } /* namespace tridi_cuda */
 
 using namespace tridi_cuda;
@@ -53,7 +59,12 @@ struct VarPlan {
   int blocks;          /* PACKED: persistent blocks */
   int M;               /* PACKED: rows a thread (INTERLEAVED: each bin's own M, P) */
   VarLong lg;          /* the long systems (device arrays below) */
-  int64_t *lg_mem;     /* sys, first, n, ws_off: 4 x nlong */
+  int64_t *lg_mem;     /* sys, first, n, ws_off, seg0: 5 x nlong */
+  VarSegs sg;          /* PACKED: the long systems' segments (workspace
+                        * pointers: offsets from the workspace, set at execute) */
+  int32_t *seg_mem;    /* seg_sys, seg_k: 2 x nseg */
+  int seg_blocks;
+  size_t ws_seg[6];    /* byte offsets of rows, sol, smax, sysx, segst, sysbad */
 };
 
 template <typename X>
@@ -78,6 +89,7 @@ void free_plan(VarPlan *vp, int device) {
     cudaFree(vp->len);
     cudaFree(vp->groups);
     cudaFree(vp->lg_mem);
+    cudaFree(vp->seg_mem);
   }
   free(vp);
 }
@@ -168,6 +180,7 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
   if (!vp) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
   plan->priv = vp;
   vp->f32 = plan->dtype == TRIDI_F32;
+  vp->grow = plan->growth != 0;
   const bool packed = v->layout == TRIDI_VAR_PACKED;
   int64_t cap;
   int sms = 0;
@@ -188,7 +201,7 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
   vp->nshort = v->nsys - nlong;
   if (nlong) {
     int64_t *pairs = (int64_t *)malloc((size_t)nlong * 2 * sizeof *pairs);
-    int64_t *host = (int64_t *)malloc((size_t)nlong * 4 * sizeof *host);
+    int64_t *host = (int64_t *)malloc((size_t)nlong * 5 * sizeof *host);
     if (!pairs || !host) {
       free(pairs);
       free(host);
@@ -202,17 +215,33 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
         ++k;
       }
     qsort(pairs, (size_t)nlong, 2 * sizeof *pairs, by_length);
-    int64_t ws = 0, stride = 1;
+    /* PACKED: each long system's segments (VarSegs: as many as its
+     * length needs at the worst 16-byte phase) */
+    const int64_t vpe = (int64_t)(16 / plan->esize);
+    int64_t ws = 0, stride = 1, nseg = 0;
     for (k = 0; k < nlong; ++k) {
       const int64_t s = pairs[2 * k + 1];
       host[k] = s;
       tridi_var_system(v, s, &host[nlong + k], &stride);
       host[2 * nlong + k] = pairs[2 * k];
       host[3 * nlong + k] = ws;
+      host[4 * nlong + k] = nseg;
       ws += (pairs[2 * k] + 31) / 32 * 32; /* 128- / 256-byte aligned rows of c' */
+      if (packed) nseg += (pairs[2 * k] + vpe - 1 + cap - 1) / cap;
     }
     free(pairs);
-    tridi_status st = upload(&vp->lg_mem, host, (size_t)nlong * 4, "the long systems");
+    tridi_status st = upload(&vp->lg_mem, host, (size_t)nlong * 5, "the long systems");
+    if (!st && packed) {
+      int32_t *sh = (int32_t *)malloc((size_t)nseg * 2 * sizeof *sh);
+      if (!sh) st = tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory for the segments");
+      for (k = 0; sh && k < nlong; ++k)
+        for (int64_t q = host[4 * nlong + k]; q < (k + 1 < nlong ? host[4 * nlong + k + 1] : nseg); ++q) {
+          sh[q] = (int32_t)k;
+          sh[nseg + q] = (int32_t)(q - host[4 * nlong + k]);
+        }
+      if (sh) st = upload(&vp->seg_mem, sh, (size_t)nseg * 2, "the segments");
+      free(sh);
+    }
     free(host);
     if (st) return st;
     vp->lg.sys = vp->lg_mem;
@@ -221,14 +250,34 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
     vp->lg.ws_off = vp->lg_mem + 3 * nlong;
     vp->lg.count = nlong;
     vp->lg.stride = stride;
-    plan->ws_bytes = (size_t)ws * plan->esize;
+    size_t bytes = (size_t)ws * plan->esize;
+    if (packed) {
+      /* the segments' workspace after c' (the reference's, for the systems
+       * they cannot solve): 256-byte aligned arrays */
+      const size_t es = plan->esize;
+      const size_t sizes[6] = {(size_t)nseg * 8 * es, (size_t)nseg * 2 * es, (size_t)nseg * 2 * es,
+                               (size_t)nlong * 3 * es, (size_t)nseg * 4, (size_t)nlong * 4};
+      for (int a = 0; a < 6; ++a) {
+        bytes = (bytes + 255) / 256 * 256;
+        vp->ws_seg[a] = bytes;
+        bytes += sizes[a];
+      }
+      vp->lg.seg0 = vp->lg_mem + 4 * nlong;
+      vp->lg.cap = (int)cap;
+      vp->sg.seg_sys = vp->seg_mem;
+      vp->sg.seg_k = vp->seg_mem + nseg;
+      vp->sg.nseg = nseg;
+      vp->sg.cap = (int)cap;
+      const cudaError_t e = var_seg_grid(vp->f32, vp->M, vp->grow, nseg, sms, &vp->seg_blocks);
+      if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cuda_var_thomas_pcr segments");
+    }
+    plan->ws_bytes = bytes;
   }
   /* the kernel's tables */
   tridi_status st = TRIDI_SUCCESS;
   VarParams &kp = vp->kp;
   memset(&kp, 0, sizeof kp);
   kp.nsys = v->nsys;
-  vp->grow = plan->growth != 0;
   if (packed) {
     VarTile *tiles = (VarTile *)malloc((size_t)(v->nsys > 0 ? v->nsys : 1) * sizeof *tiles);
     if (!tiles) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory for the tiles");
@@ -261,7 +310,7 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
     const cudaError_t e = var_packed_grid(vp->f32, vp->M, vp->grow, false, nt, sms, &vp->blocks);
     if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cuda_var_thomas_pcr");
     snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_var_packed_thomas_pcr_%s_r%d%s",
-             vp->f32 ? "f32" : "f64", (int)cap, nlong ? "+long" : "");
+             vp->f32 ? "f32" : "f64", (int)cap, nlong ? "+segments" : "");
   } else {
     int32_t *len = (int32_t *)malloc((size_t)(v->nsys > 0 ? v->nsys : 1) * sizeof *len);
     if (!len) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
@@ -298,6 +347,21 @@ extern "C" tridi_status tridi_cuda_var_execute(const struct tridi_plan_s *plan, 
   if (vp->lg.count > 0) {
     VarLong lg = vp->lg;
     lg.ws = args->ws;
+    if (v->layout == TRIDI_VAR_PACKED) {
+      /* the segments, then the reference for the systems they mark */
+      VarSegs sg = vp->sg;
+      unsigned char *w = (unsigned char *)args->ws;
+      sg.rows = w + vp->ws_seg[0];
+      sg.sol = w + vp->ws_seg[1];
+      sg.smax = w + vp->ws_seg[2];
+      sg.sysx = w + vp->ws_seg[3];
+      sg.segst = (int32_t *)(w + vp->ws_seg[4]);
+      sg.sysbad = (int32_t *)(w + vp->ws_seg[5]);
+      lg.segst = sg.segst;
+      lg.sysbad = sg.sysbad;
+      const cudaError_t e = var_seg_launch(vp->f32, vp->grow, vp->M, kp, lg, sg, vp->seg_blocks, stream);
+      if (e != cudaSuccess) return cuda_error(e, "tridi_execute: cuda_var_thomas_pcr long-system segments");
+    }
     const cudaError_t e = var_long_launch(vp->f32, vp->grow, kp, lg, stream);
     if (e != cudaSuccess) return cuda_error(e, "tridi_execute: cuda_var_thomas_pcr long systems");
   }
