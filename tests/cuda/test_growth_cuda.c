@@ -8,7 +8,9 @@
  *                 and (n <= 4097) the explicit THOMAS, THOMAS_SHARED and
  *                 THOMAS_SHUFFLE rows;
  *   gpu_variable  the same families as variable-size batches, PACKED and
- *                 INTERLEAVED, lengths 2 .. 5000 in one batch.
+ *                 INTERLEAVED, lengths 2 .. 40000 in one batch (PACKED: 5000
+ *                 in segments of one cluster, 40000 in the segments' three
+ *                 launches as well for f64).
  *
  * Each problem is solved twice, with assume_dominant 0 and 1 (kernels
  * compiled with and without the detection: their x may differ in the last
@@ -361,7 +363,7 @@ static void gpu_scalar(void **state) {
 
 /* ---- the variable kind ------------------------------------------------------ */
 
-static const int64_t LENS[] = {2, 3, 5, 16, 33, 64, 100, 257, 512, 1000, 2048, 5000};
+static const int64_t LENS[] = {2, 3, 5, 16, 33, 64, 100, 257, 512, 1000, 2048, 5000, 40000};
 #define NB ((int)(sizeof LENS / sizeof LENS[0]))
 
 static void gpu_variable(void **state) {

@@ -179,7 +179,8 @@ static void gpu_packed_edges(void **state) {
 }
 
 /* PACKED systems longer than a tile, solved in segments of one tile
- * (src/cuda/variable/var_segments.cu): lengths at and around multiples of
+ * (src/cuda/variable/var_segments.cu; up to 8 segments a cluster of
+ * blocks, longer systems in three launches): lengths at and around multiples of
  * the tile (4096 rows f32, 2048 f64) and far beyond it, each after a system
  * of 1..3 rows so that their first rows take every 16-byte phase; every
  * problem twice (16-byte aligned arrays: the phase-shifted segments; and
@@ -211,6 +212,7 @@ static void gpu_segments(void **state) {
       run_gpu(&P, 1, "segments, other alignment");
       run_gpu(&P, 0, "segments, info NULL");
       tt_problem_nonfinite(&P, 15, TT_D, 2 * cap + 17, NAN); /* 100003 rows: its third segment */
+      tt_problem_nonfinite(&P, 9, TT_A, 2 * cap + 1, NAN);   /* 3 cap + 5 rows: one cluster, third block */
       tt_problem_nonfinite(&P, 3, TT_B, 5, INFINITY);
       tt_problem_zero_pivot(&P, 13, 0);
       tt_problem_oracle(&P);

@@ -22,45 +22,6 @@
 namespace tridi_cuda {
 namespace {
 
-/* Split cluster barrier (sm_90): arrive (release) / wait (acquire).  maybe_unused:
- * the compute_80 PTX build compiles the cluster kernel with an empty body. */
-[[maybe_unused]] __device__ __forceinline__ void cluster_arrive() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("barrier.cluster.arrive.release;\n" ::: "memory");
-#endif
-}
-[[maybe_unused]] __device__ __forceinline__ void cluster_wait() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory");
-#endif
-}
-[[maybe_unused]] __device__ __forceinline__ void cluster_sync() {
-  cluster_arrive();
-  cluster_wait();
-}
-[[maybe_unused]] __device__ __forceinline__ unsigned cluster_rank() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  unsigned r;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
-  return r;
-#else
-  return 0;
-#endif
-}
-/* generic address of `p` (this block's shared memory) in block `rank` of the
- * cluster */
-template <typename T>
-__device__ __forceinline__ T *cluster_map(T *p, unsigned rank) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  uint64_t out;
-  asm volatile("mapa.u64 %0, %1, %2;\n" : "=l"(out) : "l"((uint64_t)p), "r"(rank));
-  return (T *)out;
-#else
-  (void)rank;
-  return p;
-#endif
-}
-
 /* shared memory of the cluster kernel: offsets, flags, the block's two rows
  * of the cluster system, its F and L, and the PCR arrays (bytes) */
 __host__ __device__ constexpr size_t cluster_smem(size_t es, int G, int P) {

@@ -1,7 +1,8 @@
 /* PCR on a block's reduced rows with the block's first and last unknowns
- * left as two parameters: the cluster kernel (src/cuda/scalar/cluster.cu)
- * and the variable kind's segments of long systems
- * (src/cuda/variable/var_segments.cu).  Device code, C++ only. */
+ * left as two parameters, and the thread-block cluster primitives (sm_90):
+ * the scalar cluster kernel (src/cuda/scalar/cluster.cu) and the variable
+ * kind's segments of long systems (src/cuda/variable/var_segments.cu).
+ * Device code, C++ only. */
 #ifndef TRIDI_CUDA_PCR_UV_CUH
 #define TRIDI_CUDA_PCR_UV_CUH
 
@@ -104,6 +105,45 @@ __device__ __forceinline__ void pcr_reduced_uv(T *rs, T *rp, T *rq, T *ru, T *rv
   u[1] = yu;
   v[1] = yv;
   s[0] = s[1] = pp[0] = pp[1] = (T)0;
+}
+
+/* Split cluster barrier (sm_90): arrive (release) / wait (acquire).  maybe_unused:
+ * the compute_80 PTX build compiles the cluster kernel with an empty body. */
+[[maybe_unused]] __device__ __forceinline__ void cluster_arrive() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("barrier.cluster.arrive.release;\n" ::: "memory");
+#endif
+}
+[[maybe_unused]] __device__ __forceinline__ void cluster_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory");
+#endif
+}
+[[maybe_unused]] __device__ __forceinline__ void cluster_sync() {
+  cluster_arrive();
+  cluster_wait();
+}
+[[maybe_unused]] __device__ __forceinline__ unsigned cluster_rank() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  unsigned r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+  return r;
+#else
+  return 0;
+#endif
+}
+/* generic address of `p` (this block's shared memory) in block `rank` of the
+ * cluster */
+template <typename T>
+__device__ __forceinline__ T *cluster_map(T *p, unsigned rank) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  uint64_t out;
+  asm volatile("mapa.u64 %0, %1, %2;\n" : "=l"(out) : "l"((uint64_t)p), "r"(rank));
+  return (T *)out;
+#else
+  (void)rank;
+  return p;
+#endif
 }
 
 } /* namespace tridi_cuda */

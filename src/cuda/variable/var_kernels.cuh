@@ -89,12 +89,21 @@ struct VarLong {
  * boundary and every one before the last ends on the tile's last row.  The
  * plan numbers ceil((n + 16 / sizeof(T) - 1) / cap) segments a system (the
  * most any phase needs); a segment k >= S of the execution's phase is
- * skipped. */
+ * skipped (an idle block of the cluster kernel). */
 struct VarSegs {
+  /* systems 0 .. nsys3 - 1 (the longest): three launches over their nseg
+   * segments (the first nseg of the numbering) */
   const int32_t *seg_sys; /* segment -> its system (VarLong's index) */
   const int32_t *seg_k;   /* segment -> its number k in the system */
-  int64_t nseg;
+  int64_t nseg, nsys3;
   int cap;
+  /* the others (sm_90): one launch a bin, a cluster of K blocks a system,
+   * systems j0 .. j0 + count - 1 (at most K segments each) */
+  struct {
+    int64_t j0, count;
+    int K;
+  } bin[3];
+  int nbins;
   /* workspace */
   void *rows;      /* [nseg][2][4]: the segment's two rows of its system's
                     * join (lower, diagonal, upper, right-hand side) */

@@ -29,7 +29,7 @@ int var_inter_shape(bool f32, int64_t nmax, int *M, int *P);
 cudaError_t var_inter_launch(bool f32, bool grow, const VarParams &p, int64_t ngroups, int M, int P,
                              cudaStream_t stream);
 cudaError_t var_long_launch(bool f32, bool grow, const VarParams &p, const VarLong &lg, cudaStream_t stream);
-cudaError_t var_seg_grid(bool f32, int M, bool grow, int64_t nseg, int sms, int *blocks);
+cudaError_t var_seg_prepare(bool f32, int M, bool grow, int *per_sm, int *kmax);
 cudaError_t var_seg_launch(bool f32, bool grow, int M, const VarParams &p, const VarLong &lg, const VarSegs &sg,
                            int blocks, cudaStream_t stream);
 } /* namespace tridi_cuda */
@@ -242,8 +242,10 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
       if (sh) st = upload(&vp->seg_mem, sh, (size_t)nseg * 2, "the segments");
       free(sh);
     }
-    free(host);
-    if (st) return st;
+    if (st) {
+      free(host);
+      return st;
+    }
     vp->lg.sys = vp->lg_mem;
     vp->lg.first = vp->lg_mem + nlong;
     vp->lg.n = vp->lg_mem + 2 * nlong;
@@ -266,11 +268,45 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
       vp->lg.cap = (int)cap;
       vp->sg.seg_sys = vp->seg_mem;
       vp->sg.seg_k = vp->seg_mem + nseg;
-      vp->sg.nseg = nseg;
       vp->sg.cap = (int)cap;
-      const cudaError_t e = var_seg_grid(vp->f32, vp->M, vp->grow, nseg, sms, &vp->seg_blocks);
-      if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cuda_var_thomas_pcr segments");
+      int per_sm = 0, kmax = 0;
+      const cudaError_t e = var_seg_prepare(vp->f32, vp->M, vp->grow, &per_sm, &kmax);
+      if (e != cudaSuccess) {
+        free(host);
+        return cuda_error(e, "tridi_plan_create: cuda_var_thomas_pcr segments");
+      }
+#ifdef TRIDI_CUDA_TUNING
+      {
+        const char *ev = getenv("TRIDI_CUDA_VAR_CLUSTER"); /* 0: the three launches only */
+        if (ev && atoi(ev) == 0) kmax = 0;
+      }
+#endif
+      /* the longest systems (first: sorted) take the three launches while
+       * they need more than kmax segments; the others a cluster of K
+       * blocks (the power of two their segments need), bins in order */
+      const int64_t *seg_first = host + 4 * nlong;
+      auto seg_count = [&](int64_t jj) { return (jj + 1 < nlong ? seg_first[jj + 1] : nseg) - seg_first[jj]; };
+      int64_t n3 = 0;
+      while (n3 < nlong && (kmax < 2 || seg_count(n3) > kmax)) ++n3;
+      vp->sg.nsys3 = n3;
+      vp->sg.nseg = n3 < nlong ? seg_first[n3] : nseg;
+      vp->sg.nbins = 0;
+      for (int64_t jj = n3; jj < nlong;) {
+        int K = 2;
+        while (K < seg_count(jj)) K *= 2;
+        int64_t je = jj;
+        while (je < nlong && seg_count(je) > K / 2) ++je;
+        if (K == 2) je = nlong; /* every system has at least two segments */
+        vp->sg.bin[vp->sg.nbins].j0 = jj;
+        vp->sg.bin[vp->sg.nbins].count = je - jj;
+        vp->sg.bin[vp->sg.nbins].K = K;
+        ++vp->sg.nbins;
+        jj = je;
+      }
+      const int64_t want = (int64_t)(per_sm > 0 ? per_sm : 1) * sms;
+      vp->seg_blocks = (int)(vp->sg.nseg < want ? (vp->sg.nseg > 0 ? vp->sg.nseg : 1) : want);
     }
+    free(host);
     plan->ws_bytes = bytes;
   }
   /* the kernel's tables */
