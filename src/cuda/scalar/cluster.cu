@@ -196,24 +196,6 @@ const void *pick_cluster(int M, bool unit) {
   });
 }
 
-/* Launch configuration of the cluster kernel: clusters of K blocks along x
- * (*attr must outlive the configuration's use). */
-cudaLaunchConfig_t cluster_config(cudaLaunchAttribute *attr, int K, unsigned grid, unsigned threads,
-                                  size_t smem, cudaStream_t stream) {
-  cudaLaunchConfig_t cfg = {};
-  attr->id = cudaLaunchAttributeClusterDimension;
-  attr->val.clusterDim.x = (unsigned)K;
-  attr->val.clusterDim.y = 1;
-  attr->val.clusterDim.z = 1;
-  cfg.gridDim = dim3(grid);
-  cfg.blockDim = dim3(threads);
-  cfg.dynamicSmemBytes = smem;
-  cfg.stream = stream;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  return cfg;
-}
-
 /* Cluster kernel choice: G systems a tile (gbytes of adjacent systems a row,
  * halved until the tile fits; one system for layouts whose systems are not
  * adjacent), P chunks of M rows per block (threads = G P), K blocks per

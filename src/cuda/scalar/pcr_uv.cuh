@@ -146,6 +146,24 @@ __device__ __forceinline__ T *cluster_map(T *p, unsigned rank) {
 #endif
 }
 
+/* Launch configuration of a cluster kernel (host): clusters of K blocks
+ * along x (*attr must outlive the configuration's use). */
+inline cudaLaunchConfig_t cluster_config(cudaLaunchAttribute *attr, int K, unsigned grid,
+                                         unsigned threads, size_t smem, cudaStream_t stream) {
+  cudaLaunchConfig_t cfg = {};
+  attr->id = cudaLaunchAttributeClusterDimension;
+  attr->val.clusterDim.x = (unsigned)K;
+  attr->val.clusterDim.y = 1;
+  attr->val.clusterDim.z = 1;
+  cfg.gridDim = dim3(grid);
+  cfg.blockDim = dim3(threads);
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  return cfg;
+}
+
 } /* namespace tridi_cuda */
 
 #endif

@@ -58,18 +58,20 @@ __host__ __device__ constexpr int var_seg_lds(int M) {
  * join's solution */
 template <typename T, int M>
 size_t var_seg_smem() {
-  return (size_t)(4 * var_seg_lds<T>(M) + 10 * kSegThreads + 8 + 2 * kSegClusterMax) * sizeof(T) + 32;
+  return (size_t)(4 * var_seg_lds<T>(M) + 10 * kSegThreads + 8 + 2 * kSegClusterMax) * sizeof(T) +
+         32;
 }
 
 /* Where segment k of long system j lies (VarSegs) */
 struct SegGeom {
-  int64_t o, n, rb;   /* the system's first row and length; the segment's first row in it */
+  int64_t o, n, rb; /* the system's first row and length; the segment's first row in it */
   int S, nrows, lo, npos;
   bool first, last, vec;
 };
 
 template <typename T, int M>
-__device__ __forceinline__ SegGeom seg_geom(const VarParams &p, const VarLong &lg, int64_t j, int k) {
+__device__ __forceinline__ SegGeom seg_geom(const VarParams &p, const VarLong &lg, int64_t j,
+                                            int k) {
   constexpr int cap = kSegThreads * M;
   SegGeom g;
   g.n = lg.n[j];
@@ -100,8 +102,8 @@ struct SegFront {
  * memory, the system's ends zeroed, chunk elimination, PCR with F and L as
  * parameters.  during_copy() runs while the copies fly. */
 template <typename T, int M, bool GROW, typename During>
-__device__ __forceinline__ void seg_front(const VarParams &p, const SegGeom &g, T *buf, T *rs, int tid,
-                                          SegFront<T, M> &f, During during_copy) {
+__device__ __forceinline__ void seg_front(const VarParams &p, const SegGeom &g, T *buf, T *rs,
+                                          int tid, SegFront<T, M> &f, During during_copy) {
   constexpr int P = kSegThreads;
   constexpr int V = Vec<T>::n;
   using VT = typename Vec<T>::type;
@@ -194,9 +196,9 @@ __device__ __forceinline__ void seg_rows(const SegFront<T, M> &f, int tid, T *ds
  * system's maxima): x of every chunk, the residual check (GROW), x stored.
  * Returns the segment's status (segst) in every thread. */
 template <typename T, int M, bool GROW>
-__device__ __forceinline__ int32_t seg_solve(const VarParams &p, const SegGeom &g, const SegFront<T, M> &f,
-                                             T Fk, T Lk, T Lprev, T Fnext, T A, T D, T X, T *buf, T *rs,
-                                             int *badrow, int tid) {
+__device__ __forceinline__ int32_t seg_solve(const VarParams &p, const SegGeom &g,
+                                             const SegFront<T, M> &f, T Fk, T Lk, T Lprev, T Fnext,
+                                             T A, T D, T X, T *buf, T *rs, int *badrow, int tid) {
   constexpr int P = kSegThreads;
   constexpr int V = Vec<T>::n;
   using VT = typename Vec<T>::type;
@@ -227,7 +229,8 @@ __device__ __forceinline__ int32_t seg_solve(const VarParams &p, const SegGeom &
         if (r0 + jj >= g.lo && r0 + jj < g.npos) {
           const int e = pr0 + jj;
           const T xl = jj > 0 ? x[jj - 1] : xm, xr = jj < M - 1 ? x[jj + 1] : xp;
-          const T r = ((buf[e] * xl + buf[LDS + e] * x[jj]) + buf[2 * LDS + e] * xr) - buf[3 * LDS + e];
+          const T r =
+              ((buf[e] * xl + buf[LDS + e] * x[jj]) + buf[2 * LDS + e] * xr) - buf[3 * LDS + e];
           rmax = fabs(r) > rmax ? fabs(r) : rmax;
           xmax = fabs(x[jj]) > xmax ? fabs(x[jj]) : xmax;
         }
@@ -253,7 +256,8 @@ __device__ __forceinline__ int32_t seg_solve(const VarParams &p, const SegGeom &
   var_tile_store<T, P>(p, g.o + g.rb, g.nrows, g.lo, g.vec, buf, tid);
   const int br = *badrow;
   __syncthreads(); /* badrow and buf are reused by the block's next segment */
-  return br != INT_MAX ? (int32_t)(-(g.rb + br + 1)) : (anyflag ? (int32_t)TRIDI_INFO_INACCURATE : 0);
+  return br != INT_MAX ? (int32_t)(-(g.rb + br + 1))
+                       : (anyflag ? (int32_t)TRIDI_INFO_INACCURATE : 0);
 }
 
 /* Steps 1 (PHASE 0) and 3 (PHASE 1): persistent blocks over the segments
@@ -263,8 +267,8 @@ __global__ void __launch_bounds__(kSegThreads) var_seg_kernel(VarParams p, VarLo
   constexpr int P = kSegThreads;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   constexpr int LDS = var_seg_lds<T>(M);
-  T *buf = (T *)smem_raw; /* [4][LDS]: a, b, c, d; x reuses a */
-  T *rs = buf + 4 * LDS;  /* [5][2P]: the PCR arrays */
+  T *buf = (T *)smem_raw;                    /* [4][LDS]: a, b, c, d; x reuses a */
+  T *rs = buf + 4 * LDS;                     /* [5][2P]: the PCR arrays */
   unsigned *key = (unsigned *)(rs + 10 * P); /* the segment's two maxima (red_key) */
   int *badrow = (int *)(key + 2);
   const int tid = threadIdx.x;
@@ -274,8 +278,8 @@ __global__ void __launch_bounds__(kSegThreads) var_seg_kernel(VarParams p, VarLo
     const int64_t si = PHASE == 0 ? t : sg.nseg - 1 - t;
     const int j = sg.seg_sys[si], k = sg.seg_k[si];
     const SegGeom g = seg_geom<T, M>(p, lg, j, k);
-    if (k >= g.S) continue;                      /* the plan's spare segment */
-    if (PHASE == 1 && sg.sysbad[j]) continue;    /* left to the reference */
+    if (k >= g.S) continue;                   /* the plan's spare segment */
+    if (PHASE == 1 && sg.sysbad[j]) continue; /* left to the reference */
     T Fk = 0, Lk = 0, Lprev = 0, Fnext = 0, A = 0, D = 0, X = 0;
     SegFront<T, M> f;
     seg_front<T, M, GROW>(p, g, buf, rs, tid, f, [&] {
@@ -311,7 +315,8 @@ __global__ void __launch_bounds__(kSegThreads) var_seg_kernel(VarParams p, VarLo
       }
       __syncthreads();
     } else {
-      const int32_t st = seg_solve<T, M, GROW>(p, g, f, Fk, Lk, Lprev, Fnext, A, D, X, buf, rs, badrow, tid);
+      const int32_t st =
+          seg_solve<T, M, GROW>(p, g, f, Fk, Lk, Lprev, Fnext, A, D, X, buf, rs, badrow, tid);
       if (tid == 0) sg.segst[si] = st;
     }
   }
@@ -327,16 +332,16 @@ __global__ void __launch_bounds__(kSegThreads) var_seg_kernel(VarParams p, VarLo
  * least (f64 with the detection took 138 registers, one block an SM, and
  * ran slower than the three launches: docs/perf-log.md). */
 template <typename T, int M, bool GROW>
-__global__ void __launch_bounds__(kSegThreads, 2) var_seg_cluster(VarParams p, VarLong lg, VarSegs sg, int64_t j0,
-                                                               int K) {
+__global__ void __launch_bounds__(kSegThreads, 2)
+    var_seg_cluster(VarParams p, VarLong lg, VarSegs sg, int64_t j0, int K) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   constexpr int P = kSegThreads;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   constexpr int LDS = var_seg_lds<T>(M);
   T *buf = (T *)smem_raw;
   T *rs = buf + 4 * LDS;
-  T *crow = rs + 10 * P;            /* [8]: this block's two join rows */
-  T *xs = crow + 8;                 /* [2K]: the join's solution */
+  T *crow = rs + 10 * P;                                 /* [8]: this block's two join rows */
+  T *xs = crow + 8;                                      /* [2K]: the join's solution */
   unsigned *key = (unsigned *)(xs + 2 * kSegClusterMax); /* [2] maxima, [1] breakdown flag */
   int *badrow = (int *)(key + 3);
   const int tid = threadIdx.x;
@@ -424,8 +429,8 @@ __global__ void __launch_bounds__(kSegThreads, 2) var_seg_cluster(VarParams p, V
     const T A = rs[0], D = rs[1], X = rs[2];
     const T Lprev = g.first ? (T)0 : xs[2 * k - 1], Fnext = g.last ? (T)0 : xs[2 * k + 2];
     __syncthreads(); /* rs is the residual check's */
-    const int32_t st = seg_solve<T, M, GROW>(p, g, f, xs[2 * k], xs[2 * k + 1], Lprev, Fnext, A, D, X, buf, rs,
-                                             badrow, tid);
+    const int32_t st = seg_solve<T, M, GROW>(p, g, f, xs[2 * k], xs[2 * k + 1], Lprev, Fnext, A, D,
+                                             X, buf, rs, badrow, tid);
     if (tid == 0) sg.segst[lg.seg0[j] + k] = st;
   }
   cluster_wait(); /* no block exits while another may read its shared memory */
@@ -494,22 +499,6 @@ __global__ void __launch_bounds__(128) var_seg_join(VarParams p, VarLong lg, Var
 
 namespace {
 
-cudaLaunchConfig_t seg_cluster_config(cudaLaunchAttribute *attr, int K, unsigned grid, size_t smem,
-                                      cudaStream_t stream) {
-  cudaLaunchConfig_t cfg = {};
-  attr->id = cudaLaunchAttributeClusterDimension;
-  attr->val.clusterDim.x = (unsigned)K;
-  attr->val.clusterDim.y = 1;
-  attr->val.clusterDim.z = 1;
-  cfg.gridDim = dim3(grid);
-  cfg.blockDim = dim3(kSegThreads);
-  cfg.dynamicSmemBytes = smem;
-  cfg.stream = stream;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  return cfg;
-}
-
 template <typename T, int M, bool GROW>
 cudaError_t var_seg_launch_t(const VarParams &p, const VarLong &lg, const VarSegs &sg, int blocks,
                              cudaStream_t stream) {
@@ -530,7 +519,8 @@ cudaError_t var_seg_launch_t(const VarParams &p, const VarLong &lg, const VarSeg
     int64_t j0 = sg.bin[b].j0;
     int K = sg.bin[b].K;
     cudaLaunchAttribute attr;
-    const cudaLaunchConfig_t cfg = seg_cluster_config(&attr, K, (unsigned)(sg.bin[b].count * K), smem, stream);
+    const cudaLaunchConfig_t cfg =
+        cluster_config(&attr, K, (unsigned)(sg.bin[b].count * K), kSegThreads, smem, stream);
     VarParams pp = p;
     VarLong ll = lg;
     VarSegs ss = sg;
@@ -544,21 +534,24 @@ cudaError_t var_seg_launch_t(const VarParams &p, const VarLong &lg, const VarSeg
 template <typename T, int M, bool GROW>
 cudaError_t var_seg_prepare_t(int *per_sm, int *kmax) {
   const size_t smem = var_seg_smem<T, M>();
-  const void *fns[3] = {(const void *)var_seg_kernel<T, M, 0, GROW>, (const void *)var_seg_kernel<T, M, 1, GROW>,
+  const void *fns[3] = {(const void *)var_seg_kernel<T, M, 0, GROW>,
+                        (const void *)var_seg_kernel<T, M, 1, GROW>,
                         (const void *)var_seg_cluster<T, M, GROW>};
   cudaError_t e = cudaSuccess;
   for (int i = 0; i < 3 && e == cudaSuccess; ++i)
     e = cudaFuncSetAttribute(fns[i], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e == cudaSuccess)
-    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, var_seg_kernel<T, M, 1, GROW>, kSegThreads, smem);
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, var_seg_kernel<T, M, 1, GROW>,
+                                                      kSegThreads, smem);
   if (e != cudaSuccess) return e;
   /* the largest cluster (power of two <= kSegClusterMax) the device runs */
   *kmax = 0;
   for (int K = kSegClusterMax; K >= 2 && *kmax == 0; K >>= 1) {
     cudaLaunchAttribute attr;
-    const cudaLaunchConfig_t cfg = seg_cluster_config(&attr, K, (unsigned)K, smem, 0);
+    const cudaLaunchConfig_t cfg = cluster_config(&attr, K, (unsigned)K, kSegThreads, smem, 0);
     int nclusters = 0;
-    if (cudaOccupancyMaxActiveClusters(&nclusters, fns[2], &cfg) == cudaSuccess && nclusters >= 1) *kmax = K;
+    if (cudaOccupancyMaxActiveClusters(&nclusters, fns[2], &cfg) == cudaSuccess && nclusters >= 1)
+      *kmax = K;
     (void)cudaGetLastError();
   }
   return cudaSuccess;
@@ -567,12 +560,13 @@ cudaError_t var_seg_prepare_t(int *per_sm, int *kmax) {
 template <bool GROW>
 cudaError_t var_seg_prepare_g(bool f32, int M, int *per_sm, int *kmax) {
   if (!f32) return var_seg_prepare_t<double, 8, GROW>(per_sm, kmax);
-  return M == 8 ? var_seg_prepare_t<float, 8, GROW>(per_sm, kmax) : var_seg_prepare_t<float, 16, GROW>(per_sm, kmax);
+  return M == 8 ? var_seg_prepare_t<float, 8, GROW>(per_sm, kmax)
+                : var_seg_prepare_t<float, 16, GROW>(per_sm, kmax);
 }
 
 template <bool GROW>
-cudaError_t var_seg_launch_g(bool f32, int M, const VarParams &p, const VarLong &lg, const VarSegs &sg,
-                             int blocks, cudaStream_t stream) {
+cudaError_t var_seg_launch_g(bool f32, int M, const VarParams &p, const VarLong &lg,
+                             const VarSegs &sg, int blocks, cudaStream_t stream) {
   if (!f32) return var_seg_launch_t<double, 8, GROW>(p, lg, sg, blocks, stream);
   return M == 8 ? var_seg_launch_t<float, 8, GROW>(p, lg, sg, blocks, stream)
                 : var_seg_launch_t<float, 16, GROW>(p, lg, sg, blocks, stream);
@@ -585,13 +579,14 @@ cudaError_t var_seg_launch_g(bool f32, int M, const VarParams &p, const VarLong 
  * *kmax the largest cluster of the one-launch kernel that runs here (0:
  * none, e.g. before sm_90) */
 cudaError_t var_seg_prepare(bool f32, int M, bool grow, int *per_sm, int *kmax) {
-  return grow ? var_seg_prepare_g<true>(f32, M, per_sm, kmax) : var_seg_prepare_g<false>(f32, M, per_sm, kmax);
+  return grow ? var_seg_prepare_g<true>(f32, M, per_sm, kmax)
+              : var_seg_prepare_g<false>(f32, M, per_sm, kmax);
 }
 
 /* The segments' launches on the stream (then var_long_launch with lg's
  * segment fields) */
-cudaError_t var_seg_launch(bool f32, bool grow, int M, const VarParams &p, const VarLong &lg, const VarSegs &sg,
-                           int blocks, cudaStream_t stream) {
+cudaError_t var_seg_launch(bool f32, bool grow, int M, const VarParams &p, const VarLong &lg,
+                           const VarSegs &sg, int blocks, cudaStream_t stream) {
   return grow ? var_seg_launch_g<true>(f32, M, p, lg, sg, blocks, stream)
               : var_seg_launch_g<false>(f32, M, p, lg, sg, blocks, stream);
 }
