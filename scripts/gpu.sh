@@ -12,6 +12,9 @@
 #   VAR_BENCH_ARGS extra arguments of `tridi bench --problem variable`
 #   GPU_CMAKE_EXTRA extra CMake arguments of the build stage (e.g.
 #                  "-DTRIDI_CUDA_TUNING=ON" for tile sweeps with the same build)
+#   SAN_J          sanitize: compute-sanitizer jobs at once (default 6; every
+#                  (tool, test group) pair is a job, each its own log under
+#                  $OUT/sanitize/)
 #   TRIDI_GPU_DEPS folder of .deb files (cmocka, LAPACK) to unpack when the
 #                  machine lacks them (default .devcarry/gpudeps, ignored by
 #                  git: name .devcarry in the device call's carry list; see
@@ -86,61 +89,83 @@ fi
 
 if has sanitize; then
   CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-  : >"$OUT/sanitize.log"
   T=$BUILD/tests/cuda/test_cuda
-  # memcheck and racecheck run side by side (each its own log; the GPU is
-  # shared); a group's line says its tool and status
-  # sanitize_groups BIN LABEL MAXN GROUP...: each cmocka group of BIN under
-  # $tool (MAXN: TRIDI_TEST_CUDA_MAXN, empty for none), a line "tool LABELgroup rc=N"
-  sanitize_groups() {
-    local bin=$1 label=$2 mx=$3 g
+  C=$BUILD/tests/cuda
+  SAN=$OUT/sanitize
+  rm -rf "$SAN" && mkdir -p "$SAN"
+  # Every (tool, cmocka group) pair is one job, SAN_J of them at once
+  # (default 6: the GPU is shared, compute-sanitizer is bound by the host
+  # CPU); each job its own log, a line "tool LABELgroup rc=N".
+  # jobs_of BIN LABEL MAXN GROUP...: the groups of BIN under both tools
+  # (MAXN: TRIDI_TEST_CUDA_MAXN for memcheck, racecheck at most 300; empty:
+  # none); a job line is "TOOL BIN LABEL MAXN GROUP", "-" for an empty field
+  jobs_of() {
+    local bin=$1 label=$2 mx=$3 g t m
     shift 3
-    for g in "$@"; do
-      env ${mx:+TRIDI_TEST_CUDA_MAXN=$mx} timeout 300 "$CS" --tool "$tool" --error-exitcode 99 \
-        "${extra[@]}" "$bin" "$g" >>"$log" 2>&1
-      echo "$tool $label$g rc=$?"
+    for t in memcheck racecheck; do
+      for g in "$@"; do
+        m=$mx
+        [ "$t" = racecheck ] && [ -n "$m" ] && [ "$m" -gt 300 ] && [ "$m" -le 700 ] && m=300
+        echo "$t $bin ${label:--} ${m:--} $g"
+      done
     done
   }
-  sanitize_tool() {
-    local tool=$1 log=$OUT/sanitize_$1.log extra=() maxn=700 C=$BUILD/tests/cuda
-    : >"$log"
-    [ "$tool" = racecheck ] && extra=(--racecheck-report all) && maxn=300
-    sanitize_groups "$T" "" $maxn test_contiguous test_interleaved test_middle test_padded test_tiles \
+  {
+    jobs_of "$T" "" 700 test_contiguous test_interleaved test_middle test_padded test_tiles \
       test_inplace test_bcast test_empty test_bad_args
-    sanitize_groups "$T" "" 100000 test_breakdown test_many test_graph_capture test_two_streams \
-      test_workspace
-    # variable-size batches: tiles, breakdown re-check, long-system plans, graph capture
-    sanitize_groups "$C/test_varbatch_cuda" var. 100000 gpu_distributions gpu_long gpu_breakdown \
+    jobs_of "$T" "" 100000 test_breakdown test_many test_graph_capture test_two_streams test_workspace
+    # variable-size batches: tiles, breakdown re-check, long systems in
+    # segments (three launches and clusters), graph capture
+    jobs_of "$C/test_varbatch_cuda" var. 100000 gpu_distributions gpu_long gpu_breakdown \
       gpu_graph gpu_packed_edges gpu_segments
     # the pivoting rows (the partition kernel, v1's tile, streamed and workspace
     # kernels, the exact fallback) and TRIDI_PIVOT_AUTO's second pass
-    sanitize_groups "$C/test_pivot_cuda" pivot. "" gpu_lu_breakdown gpu_lu_layouts gpu_auto gpu_auto_graph
+    jobs_of "$C/test_pivot_cuda" pivot. "" gpu_lu_breakdown gpu_lu_layouts gpu_auto gpu_auto_graph
     # the cuSPARSE-shaped entry points: every device array exactly its
     # cuSPARSE size, so memcheck reports any access outside that storage
-    sanitize_groups "$C/test_compat_cuda" compat. "" test_strided test_interleaved test_nopivot \
+    jobs_of "$C/test_compat_cuda" compat. "" test_strided test_interleaved test_nopivot \
       test_streams test_args
     # the FFT's passes, layouts, graph capture and argument checks
-    sanitize_groups "$C/test_fft_cuda" fft. "" gpu_layouts gpu_naive gpu_graph gpu_args
+    jobs_of "$C/test_fft_cuda" fft. "" gpu_layouts gpu_naive gpu_graph gpu_args
+  } >"$SAN/jobs.txt"
+  # one job: TOOL BIN LABEL MAXN GROUP
+  san_job() {
+    local tool=$1 bin=$2 label=$3 mx=$4 g=$5 extra=()
+    [ "$tool" = racecheck ] && extra=(--racecheck-report all)
+    [ "$mx" = - ] && mx=
+    [ "$label" = - ] && label=
+    env ${mx:+TRIDI_TEST_CUDA_MAXN=$mx} timeout 400 "$CS" --tool "$tool" --error-exitcode 99 \
+      "${extra[@]}" "$bin" "$g" >"$SAN/$tool.$label$g.log" 2>&1
+    echo "$tool $label$g rc=$?"
   }
-  say "compute-sanitizer memcheck and racecheck ($(stamp))"
-  sanitize_tool memcheck >"$OUT/sanitize_memcheck.rc" &
-  sanitize_tool racecheck >"$OUT/sanitize_racecheck.rc"
-  wait
-  cat "$OUT/sanitize_memcheck.rc" "$OUT/sanitize_racecheck.rc" | tee -a "$SUMMARY"
-  grep -q ' rc=[1-9]' "$OUT/sanitize_memcheck.rc" "$OUT/sanitize_racecheck.rc" && rc_all=1
-  cat "$OUT/sanitize_memcheck.log" "$OUT/sanitize_racecheck.log" >"$OUT/sanitize.log"
-  grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize.log" | sort | uniq -c | tee -a "$SUMMARY"
-  # Information, not a failure: do the CUDA kernels read a[0] / c[n-1]?
-  # (tridi.h allows it on the CUDA backend.)  With exact device arrays the
-  # ignored elements outside the harness's buffers are outside the device
-  # allocation too; memcheck's count says whether a kernel reads them.
-  say "compute-sanitizer memcheck, exact arrays: reads of a[0] / c[n-1] ($(stamp))"
+  export -f san_job
+  export CS SAN
+  say "compute-sanitizer memcheck and racecheck, $(wc -l <"$SAN/jobs.txt") jobs, ${SAN_J:-6} at once ($(stamp))"
+  # Information, not a failure (beside the pool): do the CUDA kernels read
+  # a[0] / c[n-1]?  (tridi.h allows it on the CUDA backend.)  With exact
+  # device arrays the ignored elements outside the harness's buffers are
+  # outside the device allocation too; memcheck's count says whether a
+  # kernel reads them.
   for filt in test_contiguous test_interleaved test_padded test_middle; do
-    TRIDI_TEST_DEV_EXACT=1 TRIDI_TEST_CUDA_MAXN=700 timeout 300 "$CS" --tool memcheck \
+    (TRIDI_TEST_DEV_EXACT=1 TRIDI_TEST_CUDA_MAXN=700 timeout 400 "$CS" --tool memcheck \
       --error-exitcode 99 "$T" "$filt" >"$OUT/sanitize_exact_$filt.log" 2>&1
-    echo "memcheck exact $filt rc=$? ($(grep -c 'Invalid __global__ read' "$OUT/sanitize_exact_$filt.log") invalid reads)" |
-      tee -a "$SUMMARY"
+     echo "memcheck exact $filt rc=$? ($(grep -c 'Invalid __global__ read' "$OUT/sanitize_exact_$filt.log") invalid reads)" \
+       >"$SAN/exact_$filt.txt") &
   done
+  xargs -P "${SAN_J:-6}" -L 1 bash -c 'san_job "$@"' _ <"$SAN/jobs.txt" >"$SAN/rc.txt"
+  wait
+  # the lines and logs in the job list's order
+  : >"$OUT/sanitize.log"
+  while read -r tool bin label mx g; do
+    [ "$label" = - ] && label=
+    grep -m1 -F "$tool $label$g rc=" "$SAN/rc.txt" | tee -a "$SUMMARY"
+    cat "$SAN/$tool.$label$g.log" >>"$OUT/sanitize.log"
+  done <"$SAN/jobs.txt"
+  grep -q ' rc=[1-9]' "$SAN/rc.txt" && rc_all=1
+  [ "$(wc -l <"$SAN/rc.txt")" -eq "$(wc -l <"$SAN/jobs.txt")" ] || { say "sanitize: jobs missing"; rc_all=1; }
+  grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize.log" | sort | uniq -c | tee -a "$SUMMARY"
+  say "compute-sanitizer memcheck, exact arrays: reads of a[0] / c[n-1] ($(stamp))"
+  cat "$SAN"/exact_*.txt | tee -a "$SUMMARY"
 fi
 
 if has bench; then
