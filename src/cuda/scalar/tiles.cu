@@ -65,6 +65,9 @@ tridi_status plan_tiles(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan,
   const bool f32 = !f.f64;
   const int sms = f.prop->multiProcessorCount;
   tp->M = var_packed_m(f32, L->n, L->n * L->nsys, sms); /* the variable kind's tiles */
+  /* the staged kernel where the tile does not fit the device's shared
+   * memory (sm_75: 64 KiB a block; f64 and f32 4096-row tiles need more) */
+  if (var_packed_smem_bytes(f32, tp->M) > f.prop->sharedMemPerBlockOptin) return TRIDI_SUCCESS;
   const int64_t R = var_packed_rows(tp->M);
   if (L->n > R) return TRIDI_SUCCESS;
   /* as many whole systems as the tile holds.  The kernel copies a tile in

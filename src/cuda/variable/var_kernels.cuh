@@ -56,13 +56,17 @@ struct VarParams {
  * var_packed_launch: every tile, on the stream;
  * var_packed_phase: execute time, the 16-byte phase (in elements of es
  *   bytes) that the five arrays share (in place: x is d), or -1 (element
- *   copies): VarParams::ph0. */
+ *   copies): VarParams::ph0;
+ * var_packed_smem_bytes: the kernel's shared memory a block, for plans to
+ *   check against the device's (sm_75 allows 64 KiB). */
 int var_packed_rows(int M);
 int var_packed_m(bool f32, int64_t nmax, int64_t total, int sms);
 cudaError_t var_packed_grid(bool f32, int M, bool grow, bool uni, int64_t ntiles, int sms, int *blocks);
 cudaError_t var_packed_launch(bool f32, bool grow, bool uni, int M, const VarParams &p, int blocks,
                               cudaStream_t stream);
 int32_t var_packed_phase(const void *const op[TRIDI_NUM_OPERANDS], size_t es);
+/* the kernel's shared memory a block (bytes) */
+size_t var_packed_smem_bytes(bool f32, int M);
 
 /* The long systems of a batch (var_long.cu), sorted by length: system
  * sys[t], rows first[t] + i * stride, n[t] rows, c' scratch at ws +

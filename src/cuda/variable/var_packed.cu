@@ -302,6 +302,11 @@ cudaError_t var_packed_launch(bool f32, bool grow, bool uni, int M, const VarPar
              : var_packed_launch_u<false>(f32, grow, M, p, blocks, stream);
 }
 
+size_t var_packed_smem_bytes(bool f32, int M) {
+  if (!f32) return var_packed_smem<double, 8>();
+  return M == 8 ? var_packed_smem<float, 8>() : var_packed_smem<float, 16>();
+}
+
 int32_t var_packed_phase(const void *const op[TRIDI_NUM_OPERANDS], size_t es) {
   const uintptr_t ph = (uintptr_t)op[0] % 16;
   bool same = ph % es == 0;

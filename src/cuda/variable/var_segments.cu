@@ -574,6 +574,13 @@ cudaError_t var_seg_launch_g(bool f32, int M, const VarParams &p, const VarLong 
 
 } /* namespace */
 
+/* The segments' shared memory a block (bytes; more than the PACKED tile
+ * kernel's for the same M) */
+size_t var_seg_smem_bytes(bool f32, int M) {
+  if (!f32) return var_seg_smem<double, 8>();
+  return M == 8 ? var_seg_smem<float, 8>() : var_seg_smem<float, 16>();
+}
+
 /* Plan time (the plan's device current): the kernels' shared memory
  * allowed; *per_sm the blocks of the three-launch kernels an SM holds;
  * *kmax the largest cluster of the one-launch kernel that runs here (0:

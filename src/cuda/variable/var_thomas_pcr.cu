@@ -30,6 +30,7 @@ cudaError_t var_inter_launch(bool f32, bool grow, const VarParams &p, int64_t ng
                              cudaStream_t stream);
 cudaError_t var_long_launch(bool f32, bool grow, const VarParams &p, const VarLong &lg, cudaStream_t stream);
 cudaError_t var_seg_prepare(bool f32, int M, bool grow, int *per_sm, int *kmax);
+size_t var_seg_smem_bytes(bool f32, int M);
 cudaError_t var_seg_launch(bool f32, bool grow, int M, const VarParams &p, const VarLong &lg, const VarSegs &sg,
                            int blocks, cudaStream_t stream);
 } /* namespace tridi_cuda */
@@ -188,6 +189,17 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
     const cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device);
     if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cuda_var_thomas_pcr");
     vp->M = var_packed_m(vp->f32, v->nmax, v->total, sms); /* tiles of 2048 / 4096 rows */
+    /* the kernels' shared memory (the segments' is the larger) against the
+     * device's: f32 falls back to 2048-row tiles; f64 needs ~92 KiB */
+    int optin = 0;
+    const cudaError_t ea = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, plan->device);
+    if (ea != cudaSuccess) return cuda_error(ea, "tridi_plan_create: cuda_var_thomas_pcr");
+    if (vp->f32 && vp->M == 16 && var_seg_smem_bytes(true, 16) > (size_t)optin) vp->M = 8;
+    if (var_seg_smem_bytes(vp->f32, vp->M) > (size_t)optin)
+      return tridi_set_error(TRIDI_ERR_NOT_SUPPORTED,
+                             "tridi_plan_create: packed variable-size batches of %s on the GPU need %zu bytes of "
+                             "shared memory a block; device %d allows %d",
+                             vp->f32 ? "f32" : "f64", var_seg_smem_bytes(vp->f32, vp->M), plan->device, optin);
     cap = var_packed_rows(vp->M);
   } else {
     int M = 0, P = 0;
