@@ -6,6 +6,7 @@
 #include "../scalar/chunk.cuh"
 
 #include <stdint.h>
+#include <type_traits>
 
 namespace tridi_cuda {
 
@@ -42,6 +43,35 @@ struct VarParams {
                           * groups[b] G .. groups[b] G + G - 1 */
 };
 
+/* Threads of a PACKED tile's block (var_packed.cu) and of a segment's
+ * (var_segments.cu): P chunks of M rows, tiles (and segments) of P M rows. */
+constexpr int kVarThreads = 256;
+
+/* Elements of one operand's tile in shared memory: P M rows, 16 bytes of
+ * padding after every 128 (var_pad). */
+template <typename T>
+__host__ __device__ constexpr int var_tile_lds(int M) {
+  return kVarThreads * M + (kVarThreads * M) / (int)(128 / sizeof(T)) * (int)(16 / sizeof(T));
+}
+
+/* fn(T(), std::integral_constant<int, M>()) for the tile instantiations the
+ * rows use (as by_m does for the scalar kernels, src/cuda/scalar/plan.h):
+ * f32 M = 8 or 16 (tiles of 2048 / 4096 rows), f64 M = 8. */
+template <typename Fn>
+auto var_by_tile(bool f32, int M, Fn &&fn) {
+  if (!f32) return fn(double(), std::integral_constant<int, 8>());
+  if (M == 8) return fn(float(), std::integral_constant<int, 8>());
+  return fn(float(), std::integral_constant<int, 16>());
+}
+
+/* A persistent grid: per_sm blocks an SM (at least one) on sms SMs, never
+ * more blocks than work items (at least one block). */
+inline int var_persistent_blocks(int per_sm, int sms, int64_t items) {
+  const int64_t want = (int64_t)(per_sm > 0 ? per_sm : 1) * sms;
+  const int64_t b = items < want ? items : want;
+  return (int)(b > 0 ? b : 1);
+}
+
 /* The PACKED kernel's host side (var_packed.cu), for the variable kind's
  * row and the scalar kind's tiles (src/cuda/scalar/tiles.cu); uni: the
  * instantiation of equal lengths (VarParams::uni_n).
@@ -65,7 +95,6 @@ cudaError_t var_packed_grid(bool f32, int M, bool grow, bool uni, int64_t ntiles
 cudaError_t var_packed_launch(bool f32, bool grow, bool uni, int M, const VarParams &p, int blocks,
                               cudaStream_t stream);
 int32_t var_packed_phase(const void *const op[TRIDI_NUM_OPERANDS], size_t es);
-/* the kernel's shared memory a block (bytes) */
 size_t var_packed_smem_bytes(bool f32, int M);
 
 /* The long systems of a batch (var_long.cu), sorted by length: system
@@ -100,7 +129,6 @@ struct VarSegs {
   const int32_t *seg_sys; /* segment -> its system (VarLong's index) */
   const int32_t *seg_k;   /* segment -> its number k in the system */
   int64_t nseg, nsys3;
-  int cap;
   /* the others (sm_90): one launch a bin, a cluster of K blocks a system,
    * systems j0 .. j0 + count - 1 (at most K segments each) */
   struct {

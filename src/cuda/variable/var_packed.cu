@@ -26,15 +26,6 @@
 
 namespace tridi_cuda {
 
-constexpr int kVarThreads = 256;
-
-/* Shared memory of the packed kernel for M rows a thread (bytes). */
-/* Elements of one operand's tile in shared memory: P M rows, padded as var_pad. */
-template <typename T>
-__host__ __device__ constexpr size_t var_packed_buf_elems(int M) {
-  return (size_t)(kVarThreads * M + (kVarThreads * M) / (128 / sizeof(T)) * (16 / sizeof(T)));
-}
-
 /* The reference Thomas (src/ref/ref_thomas.c: same operations, same checks,
  * same info codes) on the system at tile rows r .. r + n - 1 of the shared
  * tile buf ([4][LDS]: a, b, c, d): c' and d' overwrite the system's own rows
@@ -107,7 +98,7 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
    * var_pad(r0) + j, read and written as M / V 16-byte vectors */
   static_assert((128 / sizeof(T)) % M == 0 && M % V == 0, "chunks must be whole 16-byte pieces inside a pad period");
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  constexpr int LDS = (int)var_packed_buf_elems<T>(M);
+  constexpr int LDS = var_tile_lds<T>(M);
   T *buf = (T *)smem_raw; /* [4][LDS]: a, b, c, d; x reuses a */
   T *rs = buf + 4 * LDS, *rp = rs + 2 * P, *rq = rp + 2 * P;
   const int tid = threadIdx.x;
@@ -233,37 +224,23 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
   }
 }
 
+/* Shared memory of the packed kernel for M rows a thread (bytes): the tile,
+ * then the PCR arrays */
 template <typename T, int M>
 size_t var_packed_smem() {
-  return (4 * var_packed_buf_elems<T>(M) + 6 * kVarThreads) * sizeof(T);
+  return (size_t)(4 * var_tile_lds<T>(M) + 6 * kVarThreads) * sizeof(T);
 }
 
-/* Plan time (the plan's device current): allow the kernel its shared
- * memory; the number of its blocks an SM holds */
-template <typename T, int M, bool GROW, bool UNI>
-cudaError_t var_packed_prepare_t(int *blocks_per_sm) {
-  cudaError_t e = cudaFuncSetAttribute(var_packed_kernel<T, M, GROW, UNI>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)var_packed_smem<T, M>());
-  if (e == cudaSuccess)
-    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, var_packed_kernel<T, M, GROW, UNI>,
-                                                      kVarThreads, var_packed_smem<T, M>());
-  return e;
-}
-
-/* Launch over every tile of a PACKED batch (grid: persistent blocks);
- * grow: the instantiation with the growth detection */
-template <typename T, int M, bool UNI>
-cudaError_t var_packed_launch_t(bool grow, const VarParams &p, int blocks, cudaStream_t stream) {
-  if (grow)
-    var_packed_kernel<T, M, true, UNI><<<blocks, kVarThreads, var_packed_smem<T, M>(), stream>>>(p);
-  else
-    var_packed_kernel<T, M, false, UNI><<<blocks, kVarThreads, var_packed_smem<T, M>(), stream>>>(p);
-  return cudaGetLastError();
+/* The instantiation for the growth detection (grow) and equal lengths (uni) */
+template <typename T, int M>
+auto var_packed_kernel_of(bool grow, bool uni) -> void (*)(VarParams) {
+  return grow ? (uni ? var_packed_kernel<T, M, true, true> : var_packed_kernel<T, M, true, false>)
+              : (uni ? var_packed_kernel<T, M, false, true> : var_packed_kernel<T, M, false, false>);
 }
 
 /* The instantiations the rows use (var_thomas_pcr.cu, and the scalar
  * kind's tiles of equal systems, src/cuda/scalar/tiles.cu): M = 8 or 16
- * rows a thread for f32, 8 for f64 (tiles of 2048 / 4096 rows). */
+ * rows a thread for f32, 8 for f64 (tiles of 2048 / 4096 rows: var_by_tile). */
 int var_packed_rows(int M) { return kVarThreads * M; }
 
 int var_packed_m(bool f32, int64_t nmax, int64_t total, int sms) {
@@ -271,40 +248,36 @@ int var_packed_m(bool f32, int64_t nmax, int64_t total, int sms) {
   return f32 && (nmax > var_packed_rows(8) || big) ? 16 : 8;
 }
 
-template <bool GROW, bool UNI>
-cudaError_t var_packed_prepare_g(bool f32, int M, int *blocks_per_sm) {
-  if (!f32) return var_packed_prepare_t<double, 8, GROW, UNI>(blocks_per_sm);
-  if (M == 8) return var_packed_prepare_t<float, 8, GROW, UNI>(blocks_per_sm);
-  return var_packed_prepare_t<float, 16, GROW, UNI>(blocks_per_sm);
-}
-
-template <bool UNI>
-cudaError_t var_packed_launch_u(bool f32, bool grow, int M, const VarParams &p, int blocks, cudaStream_t stream) {
-  if (!f32) return var_packed_launch_t<double, 8, UNI>(grow, p, blocks, stream);
-  return M == 8 ? var_packed_launch_t<float, 8, UNI>(grow, p, blocks, stream)
-                : var_packed_launch_t<float, 16, UNI>(grow, p, blocks, stream);
-}
-
+/* Plan time (the plan's device current): allow the kernel its shared
+ * memory; the persistent grid from the blocks an SM holds */
 cudaError_t var_packed_grid(bool f32, int M, bool grow, bool uni, int64_t ntiles, int sms, int *blocks) {
   int per_sm = 0;
-  const cudaError_t e = uni ? (grow ? var_packed_prepare_g<true, true>(f32, M, &per_sm)
-                                    : var_packed_prepare_g<false, true>(f32, M, &per_sm))
-                            : (grow ? var_packed_prepare_g<true, false>(f32, M, &per_sm)
-                                    : var_packed_prepare_g<false, false>(f32, M, &per_sm));
-  const int64_t want = (int64_t)(per_sm > 0 ? per_sm : 1) * sms;
-  *blocks = (int)(ntiles < want ? ntiles : want);
+  const cudaError_t e = var_by_tile(f32, M, [&](auto t, auto m) {
+    using T = decltype(t);
+    constexpr int Mv = decltype(m)::value;
+    const auto fn = var_packed_kernel_of<T, Mv>(grow, uni);
+    const size_t smem = var_packed_smem<T, Mv>();
+    cudaError_t r = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    if (r == cudaSuccess) r = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, kVarThreads, smem);
+    return r;
+  });
+  *blocks = var_persistent_blocks(per_sm, sms, ntiles);
   return e;
 }
 
+/* Every tile of a PACKED batch on the stream (persistent blocks) */
 cudaError_t var_packed_launch(bool f32, bool grow, bool uni, int M, const VarParams &p, int blocks,
                               cudaStream_t stream) {
-  return uni ? var_packed_launch_u<true>(f32, grow, M, p, blocks, stream)
-             : var_packed_launch_u<false>(f32, grow, M, p, blocks, stream);
+  return var_by_tile(f32, M, [&](auto t, auto m) {
+    using T = decltype(t);
+    constexpr int Mv = decltype(m)::value;
+    var_packed_kernel_of<T, Mv>(grow, uni)<<<blocks, kVarThreads, var_packed_smem<T, Mv>(), stream>>>(p);
+    return cudaGetLastError();
+  });
 }
 
 size_t var_packed_smem_bytes(bool f32, int M) {
-  if (!f32) return var_packed_smem<double, 8>();
-  return M == 8 ? var_packed_smem<float, 8>() : var_packed_smem<float, 16>();
+  return var_by_tile(f32, M, [](auto t, auto m) { return var_packed_smem<decltype(t), decltype(m)::value>(); });
 }
 
 int32_t var_packed_phase(const void *const op[TRIDI_NUM_OPERANDS], size_t es) {

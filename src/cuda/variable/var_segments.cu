@@ -44,21 +44,14 @@
 
 namespace tridi_cuda {
 
-constexpr int kSegThreads = 256;
 constexpr int kSegClusterMax = 8; /* blocks of a cluster (portable) */
-
-/* Elements of one operand's tile in shared memory: P M rows, padded as var_pad. */
-template <typename T>
-__host__ __device__ constexpr int var_seg_lds(int M) {
-  return kSegThreads * M + (kSegThreads * M) / (int)(128 / sizeof(T)) * (int)(16 / sizeof(T));
-}
 
 /* shared memory: the tile, the PCR arrays, then (bytes) two maxima keys, a
  * row number, a flag, and for the cluster kernel its two join rows, the
  * join's solution */
 template <typename T, int M>
 size_t var_seg_smem() {
-  return (size_t)(4 * var_seg_lds<T>(M) + 10 * kSegThreads + 8 + 2 * kSegClusterMax) * sizeof(T) +
+  return (size_t)(4 * var_tile_lds<T>(M) + 10 * kVarThreads + 8 + 2 * kSegClusterMax) * sizeof(T) +
          32;
 }
 
@@ -72,7 +65,7 @@ struct SegGeom {
 template <typename T, int M>
 __device__ __forceinline__ SegGeom seg_geom(const VarParams &p, const VarLong &lg, int64_t j,
                                             int k) {
-  constexpr int cap = kSegThreads * M;
+  constexpr int cap = kVarThreads * M;
   SegGeom g;
   g.n = lg.n[j];
   g.o = lg.first[j];
@@ -104,12 +97,12 @@ struct SegFront {
 template <typename T, int M, bool GROW, typename During>
 __device__ __forceinline__ void seg_front(const VarParams &p, const SegGeom &g, T *buf, T *rs,
                                           int tid, SegFront<T, M> &f, During during_copy) {
-  constexpr int P = kSegThreads;
+  constexpr int P = kVarThreads;
   constexpr int V = Vec<T>::n;
   using VT = typename Vec<T>::type;
   static_assert((128 / sizeof(T)) % M == 0 && M % V == 0,
                 "chunks must be whole 16-byte pieces inside a pad period");
-  constexpr int LDS = var_seg_lds<T>(M);
+  constexpr int LDS = var_tile_lds<T>(M);
   T *rp = rs + 2 * P, *rq = rp + 2 * P, *ru = rq + 2 * P, *rv = ru + 2 * P;
   const int r0 = tid * M, pr0 = var_pad<T>(r0);
   var_tile_load<T, M, P>(p, g.o + g.rb, g.nrows, g.lo, g.vec, buf, LDS, tid);
@@ -183,7 +176,7 @@ __device__ __forceinline__ void seg_rows(const SegFront<T, M> &f, int tid, T *ds
     dst[2] = cs.pF * f.w[1];
     dst[3] = cs.qF - cs.pF * f.q[1];
   }
-  if (tid == kSegThreads - 1) {
+  if (tid == kVarThreads - 1) {
     dst[4] = cs.sL * f.u[0];
     dst[5] = (T)1 + cs.sL * f.w[0];
     dst[6] = cs.pL;
@@ -199,10 +192,10 @@ template <typename T, int M, bool GROW>
 __device__ __forceinline__ int32_t seg_solve(const VarParams &p, const SegGeom &g,
                                              const SegFront<T, M> &f, T Fk, T Lk, T Lprev, T Fnext,
                                              T A, T D, T X, T *buf, T *rs, int *badrow, int tid) {
-  constexpr int P = kSegThreads;
+  constexpr int P = kVarThreads;
   constexpr int V = Vec<T>::n;
   using VT = typename Vec<T>::type;
-  constexpr int LDS = var_seg_lds<T>(M);
+  constexpr int LDS = var_tile_lds<T>(M);
   T *rp = rs + 2 * P;
   const int r0 = tid * M, pr0 = var_pad<T>(r0);
   const T xF = f.q[0] + f.u[0] * Fk + f.w[0] * Lk, xL = f.q[1] + f.u[1] * Fk + f.w[1] * Lk;
@@ -263,10 +256,10 @@ __device__ __forceinline__ int32_t seg_solve(const VarParams &p, const SegGeom &
 /* Steps 1 (PHASE 0) and 3 (PHASE 1): persistent blocks over the segments
  * of the systems not taken by the cluster kernel */
 template <typename T, int M, int PHASE, bool GROW>
-__global__ void __launch_bounds__(kSegThreads) var_seg_kernel(VarParams p, VarLong lg, VarSegs sg) {
-  constexpr int P = kSegThreads;
+__global__ void __launch_bounds__(kVarThreads) var_seg_kernel(VarParams p, VarLong lg, VarSegs sg) {
+  constexpr int P = kVarThreads;
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  constexpr int LDS = var_seg_lds<T>(M);
+  constexpr int LDS = var_tile_lds<T>(M);
   T *buf = (T *)smem_raw;                    /* [4][LDS]: a, b, c, d; x reuses a */
   T *rs = buf + 4 * LDS;                     /* [5][2P]: the PCR arrays */
   unsigned *key = (unsigned *)(rs + 10 * P); /* the segment's two maxima (red_key) */
@@ -332,12 +325,12 @@ __global__ void __launch_bounds__(kSegThreads) var_seg_kernel(VarParams p, VarLo
  * least (f64 with the detection took 138 registers, one block an SM, and
  * ran slower than the three launches: docs/perf-log.md). */
 template <typename T, int M, bool GROW>
-__global__ void __launch_bounds__(kSegThreads, 2)
+__global__ void __launch_bounds__(kVarThreads, 2)
     var_seg_cluster(VarParams p, VarLong lg, VarSegs sg, int64_t j0, int K) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  constexpr int P = kSegThreads;
+  constexpr int P = kVarThreads;
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  constexpr int LDS = var_seg_lds<T>(M);
+  constexpr int LDS = var_tile_lds<T>(M);
   T *buf = (T *)smem_raw;
   T *rs = buf + 4 * LDS;
   T *crow = rs + 10 * P;                                 /* [8]: this block's two join rows */
@@ -453,7 +446,7 @@ __global__ void __launch_bounds__(128) var_seg_join(VarParams p, VarLong lg, Var
   const int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= sg.nsys3) return;
   const int64_t n = lg.n[j];
-  const int S = var_seg_count(n, var_seg_phase<T>(p, lg.first[j]), sg.cap);
+  const int S = var_seg_count(n, var_seg_phase<T>(p, lg.first[j]), lg.cap);
   const int64_t s0 = lg.seg0[j];
   T *R = (T *)sg.rows + 8 * s0, *X = (T *)sg.sol + 2 * s0;
   bool bad = false;
@@ -505,13 +498,13 @@ cudaError_t var_seg_launch_t(const VarParams &p, const VarLong &lg, const VarSeg
   const size_t smem = var_seg_smem<T, M>();
   cudaError_t e = cudaSuccess;
   if (sg.nsys3 > 0) {
-    var_seg_kernel<T, M, 0, GROW><<<blocks, kSegThreads, smem, stream>>>(p, lg, sg);
+    var_seg_kernel<T, M, 0, GROW><<<blocks, kVarThreads, smem, stream>>>(p, lg, sg);
     e = cudaGetLastError();
     if (e != cudaSuccess) return e;
     var_seg_join<T, GROW><<<(unsigned)((sg.nsys3 + 127) / 128), 128, 0, stream>>>(p, lg, sg);
     e = cudaGetLastError();
     if (e != cudaSuccess) return e;
-    var_seg_kernel<T, M, 1, GROW><<<blocks, kSegThreads, smem, stream>>>(p, lg, sg);
+    var_seg_kernel<T, M, 1, GROW><<<blocks, kVarThreads, smem, stream>>>(p, lg, sg);
     e = cudaGetLastError();
     if (e != cudaSuccess) return e;
   }
@@ -520,7 +513,7 @@ cudaError_t var_seg_launch_t(const VarParams &p, const VarLong &lg, const VarSeg
     int K = sg.bin[b].K;
     cudaLaunchAttribute attr;
     const cudaLaunchConfig_t cfg =
-        cluster_config(&attr, K, (unsigned)(sg.bin[b].count * K), kSegThreads, smem, stream);
+        cluster_config(&attr, K, (unsigned)(sg.bin[b].count * K), kVarThreads, smem, stream);
     VarParams pp = p;
     VarLong ll = lg;
     VarSegs ss = sg;
@@ -542,13 +535,13 @@ cudaError_t var_seg_prepare_t(int *per_sm, int *kmax) {
     e = cudaFuncSetAttribute(fns[i], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e == cudaSuccess)
     e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, var_seg_kernel<T, M, 1, GROW>,
-                                                      kSegThreads, smem);
+                                                      kVarThreads, smem);
   if (e != cudaSuccess) return e;
   /* the largest cluster (power of two <= kSegClusterMax) the device runs */
   *kmax = 0;
   for (int K = kSegClusterMax; K >= 2 && *kmax == 0; K >>= 1) {
     cudaLaunchAttribute attr;
-    const cudaLaunchConfig_t cfg = cluster_config(&attr, K, (unsigned)K, kSegThreads, smem, 0);
+    const cudaLaunchConfig_t cfg = cluster_config(&attr, K, (unsigned)K, kVarThreads, smem, 0);
     int nclusters = 0;
     if (cudaOccupancyMaxActiveClusters(&nclusters, fns[2], &cfg) == cudaSuccess && nclusters >= 1)
       *kmax = K;
@@ -557,28 +550,13 @@ cudaError_t var_seg_prepare_t(int *per_sm, int *kmax) {
   return cudaSuccess;
 }
 
-template <bool GROW>
-cudaError_t var_seg_prepare_g(bool f32, int M, int *per_sm, int *kmax) {
-  if (!f32) return var_seg_prepare_t<double, 8, GROW>(per_sm, kmax);
-  return M == 8 ? var_seg_prepare_t<float, 8, GROW>(per_sm, kmax)
-                : var_seg_prepare_t<float, 16, GROW>(per_sm, kmax);
-}
-
-template <bool GROW>
-cudaError_t var_seg_launch_g(bool f32, int M, const VarParams &p, const VarLong &lg,
-                             const VarSegs &sg, int blocks, cudaStream_t stream) {
-  if (!f32) return var_seg_launch_t<double, 8, GROW>(p, lg, sg, blocks, stream);
-  return M == 8 ? var_seg_launch_t<float, 8, GROW>(p, lg, sg, blocks, stream)
-                : var_seg_launch_t<float, 16, GROW>(p, lg, sg, blocks, stream);
-}
-
 } /* namespace */
 
 /* The segments' shared memory a block (bytes; more than the PACKED tile
  * kernel's for the same M) */
 size_t var_seg_smem_bytes(bool f32, int M) {
-  if (!f32) return var_seg_smem<double, 8>();
-  return M == 8 ? var_seg_smem<float, 8>() : var_seg_smem<float, 16>();
+  return var_by_tile(
+      f32, M, [](auto t, auto m) { return var_seg_smem<decltype(t), decltype(m)::value>(); });
 }
 
 /* Plan time (the plan's device current): the kernels' shared memory
@@ -586,16 +564,24 @@ size_t var_seg_smem_bytes(bool f32, int M) {
  * *kmax the largest cluster of the one-launch kernel that runs here (0:
  * none, e.g. before sm_90) */
 cudaError_t var_seg_prepare(bool f32, int M, bool grow, int *per_sm, int *kmax) {
-  return grow ? var_seg_prepare_g<true>(f32, M, per_sm, kmax)
-              : var_seg_prepare_g<false>(f32, M, per_sm, kmax);
+  return var_by_tile(f32, M, [&](auto t, auto m) {
+    using T = decltype(t);
+    constexpr int Mv = decltype(m)::value;
+    return grow ? var_seg_prepare_t<T, Mv, true>(per_sm, kmax)
+                : var_seg_prepare_t<T, Mv, false>(per_sm, kmax);
+  });
 }
 
 /* The segments' launches on the stream (then var_long_launch with lg's
  * segment fields) */
 cudaError_t var_seg_launch(bool f32, bool grow, int M, const VarParams &p, const VarLong &lg,
                            const VarSegs &sg, int blocks, cudaStream_t stream) {
-  return grow ? var_seg_launch_g<true>(f32, M, p, lg, sg, blocks, stream)
-              : var_seg_launch_g<false>(f32, M, p, lg, sg, blocks, stream);
+  return var_by_tile(f32, M, [&](auto t, auto m) {
+    using T = decltype(t);
+    constexpr int Mv = decltype(m)::value;
+    return grow ? var_seg_launch_t<T, Mv, true>(p, lg, sg, blocks, stream)
+                : var_seg_launch_t<T, Mv, false>(p, lg, sg, blocks, stream);
+  });
 }
 
 } /* namespace tridi_cuda */

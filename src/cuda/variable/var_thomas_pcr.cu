@@ -280,7 +280,6 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
       vp->lg.cap = (int)cap;
       vp->sg.seg_sys = vp->seg_mem;
       vp->sg.seg_k = vp->seg_mem + nseg;
-      vp->sg.cap = (int)cap;
       int per_sm = 0, kmax = 0;
       const cudaError_t e = var_seg_prepare(vp->f32, vp->M, vp->grow, &per_sm, &kmax);
       if (e != cudaSuccess) {
@@ -315,8 +314,7 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
         ++vp->sg.nbins;
         jj = je;
       }
-      const int64_t want = (int64_t)(per_sm > 0 ? per_sm : 1) * sms;
-      vp->seg_blocks = (int)(vp->sg.nseg < want ? (vp->sg.nseg > 0 ? vp->sg.nseg : 1) : want);
+      vp->seg_blocks = var_persistent_blocks(per_sm, sms, vp->sg.nseg);
     }
     free(host);
     plan->ws_bytes = bytes;
