@@ -96,37 +96,33 @@ if has sanitize; then
   # Every (tool, cmocka group) pair is one job, SAN_J of them at once
   # (default 6: the GPU is shared, compute-sanitizer is bound by the host
   # CPU); each job its own log, a line "tool LABELgroup rc=N".
-  # jobs_of BIN LABEL MAXN GROUP...: the groups of BIN under both tools
-  # (MAXN: TRIDI_TEST_CUDA_MAXN for memcheck, racecheck at most 300; empty:
-  # none); a job line is "TOOL BIN LABEL MAXN GROUP", "-" for an empty field
+  # jobs_of BIN LABEL MC_MAXN RC_MAXN GROUP...: the groups of BIN under
+  # memcheck and racecheck, TRIDI_TEST_CUDA_MAXN for each ("-": none); a job
+  # line is "TOOL BIN LABEL MAXN GROUP", "-" for an empty field
   jobs_of() {
-    local bin=$1 label=$2 mx=$3 g t m
-    shift 3
-    for t in memcheck racecheck; do
-      for g in "$@"; do
-        m=$mx
-        [ "$t" = racecheck ] && [ -n "$m" ] && [ "$m" -gt 300 ] && [ "$m" -le 700 ] && m=300
-        echo "$t $bin ${label:--} ${m:--} $g"
-      done
-    done
+    local bin=$1 label=${2:--} mc=$3 rc=$4 g
+    shift 4
+    for g in "$@"; do echo "memcheck $bin $label $mc $g"; done
+    for g in "$@"; do echo "racecheck $bin $label $rc $g"; done
   }
   {
-    jobs_of "$T" "" 700 test_contiguous test_interleaved test_middle test_padded test_tiles \
+    jobs_of "$T" "" 700 300 test_contiguous test_interleaved test_middle test_padded test_tiles \
       test_inplace test_bcast test_empty test_bad_args
-    jobs_of "$T" "" 100000 test_breakdown test_many test_graph_capture test_two_streams test_workspace
+    jobs_of "$T" "" 100000 100000 test_breakdown test_many test_graph_capture test_two_streams \
+      test_workspace
     # variable-size batches: tiles, breakdown re-check, long systems in
     # segments (three launches and clusters), graph capture
-    jobs_of "$C/test_varbatch_cuda" var. 100000 gpu_distributions gpu_long gpu_breakdown \
+    jobs_of "$C/test_varbatch_cuda" var. 100000 100000 gpu_distributions gpu_long gpu_breakdown \
       gpu_graph gpu_packed_edges gpu_segments
     # the pivoting rows (the partition kernel, v1's tile, streamed and workspace
     # kernels, the exact fallback) and TRIDI_PIVOT_AUTO's second pass
-    jobs_of "$C/test_pivot_cuda" pivot. "" gpu_lu_breakdown gpu_lu_layouts gpu_auto gpu_auto_graph
+    jobs_of "$C/test_pivot_cuda" pivot. - - gpu_lu_breakdown gpu_lu_layouts gpu_auto gpu_auto_graph
     # the cuSPARSE-shaped entry points: every device array exactly its
     # cuSPARSE size, so memcheck reports any access outside that storage
-    jobs_of "$C/test_compat_cuda" compat. "" test_strided test_interleaved test_nopivot \
+    jobs_of "$C/test_compat_cuda" compat. - - test_strided test_interleaved test_nopivot \
       test_streams test_args
     # the FFT's passes, layouts, graph capture and argument checks
-    jobs_of "$C/test_fft_cuda" fft. "" gpu_layouts gpu_naive gpu_graph gpu_args
+    jobs_of "$C/test_fft_cuda" fft. - - gpu_layouts gpu_naive gpu_graph gpu_args
   } >"$SAN/jobs.txt"
   # one job: TOOL BIN LABEL MAXN GROUP
   san_job() {
