@@ -115,24 +115,7 @@ __global__ void __launch_bounds__(kTileThreads)
         up = c[2];
         rh = c[3];
       }
-      if (j == 0) lo = 0;
-      if (j == R2 - 1) up = 0;
-      const T r0 = rcp_<T>(di);
-      T sj = lo * r0, pj = up * r0, qj = rh * r0;
-      for (int h = 1; h < R2; h <<= 1) {
-        const T sm = __shfl_up_sync(0xffffffffu, sj, h, R2), pm = __shfl_up_sync(0xffffffffu, pj, h, R2),
-                qm = __shfl_up_sync(0xffffffffu, qj, h, R2);
-        const T sp = __shfl_down_sync(0xffffffffu, sj, h, R2), pq = __shfl_down_sync(0xffffffffu, pj, h, R2),
-                qp = __shfl_down_sync(0xffffffffu, qj, h, R2);
-        const bool hm = j >= h, hp = j + h < R2;
-        const T smv = hm ? sm : (T)0, pmv = hm ? pm : (T)0, qmv = hm ? qm : (T)0;
-        const T spv = hp ? sp : (T)0, pqv = hp ? pq : (T)0, qpv = hp ? qp : (T)0;
-        const T r = rcp_<T>((T)1 - sj * pmv - pj * spv);
-        qj = r * (qj - sj * qmv - pj * qpv);
-        const T ns = -r * sj * smv;
-        pj = -r * pj * pqv;
-        sj = ns;
-      }
+      const T qj = warp_pcr<T>(lo, di, up, rh, j, R2, R2);
       if (on && (j >> 1) == rank) xfl[gg * 2 + (j & 1)] = qj;
     }
   }

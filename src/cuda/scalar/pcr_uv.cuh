@@ -107,6 +107,38 @@ __device__ __forceinline__ void pcr_reduced_uv(T *rs, T *rp, T *rq, T *ru, T *rv
   s[0] = s[1] = pp[0] = pp[1] = (T)0;
 }
 
+/* One tridiagonal system of R2 rows (a power of two, at most 32) solved by
+ * PCR through warp shuffles, one row a lane: this lane holds row j,
+ * lo x_{j-1} + di x_j + up x_{j+1} = rh (lo of row 0 and up of row R2 - 1
+ * are ignored); the system's lanes are consecutive within groups of width
+ * lanes (width = R2 where several systems share a warp, 32 for one).
+ * Returns x_j.  Every lane of the warp must call it (the join of the
+ * cluster kernel and of the variable kind's segment clusters). */
+template <typename T>
+__device__ __forceinline__ T warp_pcr(T lo, T di, T up, T rh, int j, int R2, int width) {
+  if (j == 0) lo = 0;
+  if (j == R2 - 1) up = 0;
+  const T r0 = rcp_<T>(di);
+  T sj = lo * r0, pj = up * r0, qj = rh * r0;
+  for (int h = 1; h < R2; h <<= 1) {
+    const T sm = __shfl_up_sync(0xffffffffu, sj, h, width),
+            pm = __shfl_up_sync(0xffffffffu, pj, h, width),
+            qm = __shfl_up_sync(0xffffffffu, qj, h, width);
+    const T sp = __shfl_down_sync(0xffffffffu, sj, h, width),
+            pq = __shfl_down_sync(0xffffffffu, pj, h, width),
+            qp = __shfl_down_sync(0xffffffffu, qj, h, width);
+    const bool hm = j >= h, hp = j + h < R2;
+    const T smv = hm ? sm : (T)0, pmv = hm ? pm : (T)0, qmv = hm ? qm : (T)0;
+    const T spv = hp ? sp : (T)0, pqv = hp ? pq : (T)0, qpv = hp ? qp : (T)0;
+    const T r = rcp_<T>((T)1 - sj * pmv - pj * spv);
+    qj = r * (qj - sj * qmv - pj * qpv);
+    const T ns = -r * sj * smv;
+    pj = -r * pj * pqv;
+    sj = ns;
+  }
+  return qj;
+}
+
 /* Split cluster barrier (sm_90): arrive (release) / wait (acquire).  maybe_unused:
  * the compute_80 PTX build compiles the cluster kernel with an empty body. */
 [[maybe_unused]] __device__ __forceinline__ void cluster_arrive() {

@@ -376,24 +376,7 @@ __global__ void __launch_bounds__(kVarThreads, 2)
       kd = kr[1];
       kb = kr[2];
     }
-    if (l == 0) lo = 0;
-    if (l >= R2 - 1) up = 0;
-    const T r0 = rcp_<T>(di);
-    T sj = lo * r0, pj = up * r0, qj = rh * r0;
-    for (int h = 1; h < R2; h <<= 1) {
-      const T sm = __shfl_up_sync(0xffffffffu, sj, h), pm = __shfl_up_sync(0xffffffffu, pj, h),
-              qm = __shfl_up_sync(0xffffffffu, qj, h);
-      const T sp = __shfl_down_sync(0xffffffffu, sj, h), pq = __shfl_down_sync(0xffffffffu, pj, h),
-              qp = __shfl_down_sync(0xffffffffu, qj, h);
-      const bool hm = l >= h, hp = l + h < R2;
-      const T smv = hm ? sm : (T)0, pmv = hm ? pm : (T)0, qmv = hm ? qm : (T)0;
-      const T spv = hp ? sp : (T)0, pqv = hp ? pq : (T)0, qpv = hp ? qp : (T)0;
-      const T r = rcp_<T>((T)1 - sj * pmv - pj * spv);
-      qj = r * (qj - sj * qmv - pj * qpv);
-      const T ns = -r * sj * smv;
-      pj = -r * pj * pqv;
-      sj = ns;
-    }
+    T qj = warp_pcr<T>(lo, di, up, rh, l, R2, 32);
     if (!on) qj = 0;
     /* the cluster's maxima and breakdown, the join's largest |x| */
     T xm = fabs(qj);
