@@ -6,9 +6,15 @@
  * rows past it are identity rows, never read or written, and a sector whose
  * systems have all ended is not read at all.  The chunk elimination and the
  * reduced system are the scalar kernels' (src/cuda/scalar/chunk.cuh).
- * A launch takes the groups (of G systems) of one length bin, listed in
- * p.groups: block b solves group p.groups[b], so that a block is shaped
- * for its own group's longest system, not the batch's. */
+ * A launch takes the groups (of one sector's systems) of one length bin,
+ * listed in p.groups, so that a block is shaped for its own group's longest
+ * system, not the batch's; H = 2^logH blocks share a group, block b taking
+ * the G = sector / H systems (b mod H) G .. of group p.groups[b / H].  The
+ * H blocks of a sector run side by side (consecutive block numbers), so
+ * the sector comes from DRAM once and from L2 for its other blocks; smaller
+ * blocks let two or more of them share an SM, one loading while another
+ * reduces (with one 512-thread block an SM, every phase of the kernel
+ * stalled the whole SM: docs/perf-log.md, session 14). */
 #include "var_kernels.cuh"
 
 namespace tridi_cuda {
@@ -17,14 +23,15 @@ namespace tridi_cuda {
 constexpr int kVarInterThreads = 512;
 
 template <typename T, int M, bool GROW>
-__global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p, int G, int logG, int P) {
+__global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p, int G, int logG, int P, int logH) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T *rs = (T *)smem_raw, *rp = rs + 2 * P * G, *rq = rp + 2 * P * G;
   T *red = rq + 2 * P * G; /* GROW: [G][kRedSlots] growth maxima, [kKeepSlots][G P] (pcr_reduced) */
   int *badrow = (int *)(red + grow_slots<GROW>(G, G * P)); /* [G] */
   const int tid = threadIdx.x;
   const int g = tid & (G - 1), c = tid >> logG;
-  const int64_t s = __ldg(p.groups + blockIdx.x) * G + g;
+  const int64_t s = (__ldg(p.groups + (blockIdx.x >> logH)) << (logG + logH)) +
+                    ((int64_t)(blockIdx.x & ((1u << logH) - 1)) << logG) + g;
   const int64_t n = s < p.nsys ? p.len[s] : 0; /* 0: not this kernel's system */
   const int64_t row0 = (int64_t)c * M;
   const int64_t ld = p.ld;
@@ -77,24 +84,24 @@ __global__ void __launch_bounds__(kVarInterThreads) var_inter_kernel(VarParams p
     if (row0 + j < n) X[(row0 + j) * ld + s] = chunk_x(cs, j, xF, xL);
 }
 
-/* The groups p.groups[0 .. ngroups - 1], one block each, in launches of at
- * most the grid's 2^31 - 1 blocks. */
+/* The groups p.groups[0 .. ngroups - 1], H = 2^logH blocks each, in
+ * launches of at most the grid's 2^31 - 1 blocks. */
 template <typename T, int M>
-cudaError_t var_inter_launch_t(bool grow, const VarParams &p, int64_t ngroups, int G, int P,
+cudaError_t var_inter_launch_t(bool grow, const VarParams &p, int64_t ngroups, int G, int P, int logH,
                                cudaStream_t stream) {
   const size_t smem =
       ((size_t)6 * P * G + grow_slots(grow, G, G * P)) * sizeof(T) + (size_t)G * sizeof(int);
   int logG = 0;
   while ((1 << logG) < G) ++logG;
-  constexpr int64_t kMaxGrid = 0x7fffffff;
+  const int64_t kMaxGroups = (int64_t)0x7fffffff >> logH;
   VarParams q = p;
-  for (int64_t b0 = 0; b0 < ngroups; b0 += kMaxGrid) {
-    const unsigned blocks = (unsigned)(ngroups - b0 < kMaxGrid ? ngroups - b0 : kMaxGrid);
+  for (int64_t b0 = 0; b0 < ngroups; b0 += kMaxGroups) {
+    const unsigned blocks = (unsigned)((ngroups - b0 < kMaxGroups ? ngroups - b0 : kMaxGroups) << logH);
     q.groups = p.groups + b0;
     if (grow)
-      var_inter_kernel<T, M, true><<<blocks, G * P, smem, stream>>>(q, G, logG, P);
+      var_inter_kernel<T, M, true><<<blocks, G * P, smem, stream>>>(q, G, logG, P, logH);
     else
-      var_inter_kernel<T, M, false><<<blocks, G * P, smem, stream>>>(q, G, logG, P);
+      var_inter_kernel<T, M, false><<<blocks, G * P, smem, stream>>>(q, G, logG, P, logH);
     const cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) return e;
   }
@@ -102,11 +109,12 @@ cudaError_t var_inter_launch_t(bool grow, const VarParams &p, int64_t ngroups, i
 }
 
 /* Rows a thread for groups whose short systems have at most nmax rows, and
- * the threads a system (a power of two, G P <= kVarInterThreads): the
- * smallest M of 4, 8, 16 that fits.  Returns G, 0 when none fits (nmax
- * above kVarInterThreads / G x 16). */
-int var_inter_shape(bool f32, int64_t nmax, int *M, int *P) {
-  const int G = f32 ? 8 : 4;
+ * the threads a system (a power of two, G P <= kVarInterThreads, G = the
+ * sector's 8 (f32) or 4 (f64) systems / 2^logH): the smallest M of 4, 8, 16
+ * that fits.  Returns G, 0 when none fits (nmax above kVarInterThreads / G
+ * x 16). */
+int var_inter_shape(bool f32, int logH, int64_t nmax, int *M, int *P) {
+  const int G = (f32 ? 8 : 4) >> logH;
   static const int Ms[3] = {4, 8, 16};
   for (int i = 0; i < 3; ++i) {
     int p = 1;
@@ -123,19 +131,19 @@ int var_inter_shape(bool f32, int64_t nmax, int *M, int *P) {
 
 /* One bin: the ngroups groups listed at p.groups, shape (M, P) from
  * var_inter_shape on the bin's longest system. */
-cudaError_t var_inter_launch(bool f32, bool grow, const VarParams &p, int64_t ngroups, int M, int P,
+cudaError_t var_inter_launch(bool f32, bool grow, const VarParams &p, int64_t ngroups, int M, int P, int logH,
                              cudaStream_t stream) {
-  const int G = f32 ? 8 : 4;
+  const int G = (f32 ? 8 : 4) >> logH;
   switch (M) {
     case 4:
-      return f32 ? var_inter_launch_t<float, 4>(grow, p, ngroups, G, P, stream)
-                 : var_inter_launch_t<double, 4>(grow, p, ngroups, G, P, stream);
+      return f32 ? var_inter_launch_t<float, 4>(grow, p, ngroups, G, P, logH, stream)
+                 : var_inter_launch_t<double, 4>(grow, p, ngroups, G, P, logH, stream);
     case 8:
-      return f32 ? var_inter_launch_t<float, 8>(grow, p, ngroups, G, P, stream)
-                 : var_inter_launch_t<double, 8>(grow, p, ngroups, G, P, stream);
+      return f32 ? var_inter_launch_t<float, 8>(grow, p, ngroups, G, P, logH, stream)
+                 : var_inter_launch_t<double, 8>(grow, p, ngroups, G, P, logH, stream);
     default:
-      return f32 ? var_inter_launch_t<float, 16>(grow, p, ngroups, G, P, stream)
-                 : var_inter_launch_t<double, 16>(grow, p, ngroups, G, P, stream);
+      return f32 ? var_inter_launch_t<float, 16>(grow, p, ngroups, G, P, logH, stream)
+                 : var_inter_launch_t<double, 16>(grow, p, ngroups, G, P, logH, stream);
   }
 }
 

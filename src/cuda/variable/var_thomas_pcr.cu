@@ -25,8 +25,8 @@
 #include <string.h>
 
 namespace tridi_cuda {
-int var_inter_shape(bool f32, int64_t nmax, int *M, int *P);
-cudaError_t var_inter_launch(bool f32, bool grow, const VarParams &p, int64_t ngroups, int M, int P,
+int var_inter_shape(bool f32, int logH, int64_t nmax, int *M, int *P);
+cudaError_t var_inter_launch(bool f32, bool grow, const VarParams &p, int64_t ngroups, int M, int P, int logH,
                              cudaStream_t stream);
 cudaError_t var_long_launch(bool f32, bool grow, const VarParams &p, const VarLong &lg, cudaStream_t stream);
 cudaError_t var_seg_prepare(bool f32, int M, bool grow, int *per_sm, int *kmax);
@@ -55,7 +55,7 @@ struct VarPlan {
   int nbins;
   struct {
     int64_t first, count; /* groups[first .. first + count - 1] */
-    int M, P;
+    int M, P, logH;       /* 2^logH blocks a group (var_interleaved.cu) */
   } bin[kVarInterBins];
   int blocks;          /* PACKED: persistent blocks */
   int M;               /* PACKED: rows a thread (INTERLEAVED: each bin's own M, P) */
@@ -102,6 +102,19 @@ int by_length(const void *p, const void *q) {
   return (a[1] > b[1]) - (a[1] < b[1]);
 }
 
+/* INTERLEAVED: the blocks a group (2^logH, the fewest whose shape takes
+ * nmax rows: one a group up to 1024 (f32) / 512 (f64) rows, then 2, 4, ...,
+ * one a system) and the shape; -1 when nmax is beyond every shape.  Groups
+ * shared by several blocks are slower than one block a group (each block
+ * reads half a sector or less: H = 2 for every bin ran at 0.6-0.8x on the
+ * H200), but much faster than var_long's one thread a system. */
+int inter_logh(bool f32, int64_t nmax, int *M, int *P) {
+  const int maxlog = f32 ? 3 : 2; /* G = 1 */
+  for (int logH = 0; logH <= maxlog; ++logH)
+    if (var_inter_shape(f32, logH, nmax, M, P)) return logH;
+  return -1;
+}
+
 /* INTERLEAVED: the groups of G neighbouring systems (len: the short
  * systems' lengths, 0 for the long ones), binned by their longest system
  * (bin k: up to 16 << k rows; a group of long systems only is in none),
@@ -138,12 +151,12 @@ tridi_status bin_groups(VarPlan *vp, const int32_t *len, int64_t nsys) {
   for (int k = kVarInterBins - 1; k >= 0; --k) {
     first[k] = total;
     if (count[k] == 0) continue;
-    int M = 0, P = 0;
-    var_inter_shape(vp->f32, longest[k], &M, &P);
+    int M = 0, P = 0, logH = inter_logh(vp->f32, longest[k], &M, &P);
     vp->bin[vp->nbins].first = total;
     vp->bin[vp->nbins].count = count[k];
     vp->bin[vp->nbins].M = M;
     vp->bin[vp->nbins].P = P;
+    vp->bin[vp->nbins].logH = logH;
     ++vp->nbins;
     total += count[k];
   }
@@ -160,7 +173,7 @@ cudaError_t inter_launch(const VarPlan *vp, VarParams kp, cudaStream_t stream) {
   for (int k = 0; k < vp->nbins; ++k) {
     kp.groups = vp->groups + vp->bin[k].first;
     const cudaError_t e = var_inter_launch(vp->f32, vp->grow, kp, vp->bin[k].count, vp->bin[k].M,
-                                           vp->bin[k].P, stream);
+                                           vp->bin[k].P, vp->bin[k].logH, stream);
     if (e != cudaSuccess) return e;
   }
   return cudaSuccess;
@@ -205,7 +218,7 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
     int M = 0, P = 0;
     cap = 0;
     for (int64_t n = 256; n <= 8192; n *= 2) /* the longest the kernel takes */
-      if (var_inter_shape(vp->f32, n, &M, &P)) cap = n;
+      if (inter_logh(vp->f32, n, &M, &P) >= 0) cap = n;
   }
   /* the long systems: sorted by length, c' scratch in the workspace */
   int64_t nlong = 0;
