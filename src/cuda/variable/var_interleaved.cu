@@ -9,12 +9,12 @@
  * A launch takes the groups (of one sector's systems) of one length bin,
  * listed in p.groups, so that a block is shaped for its own group's longest
  * system, not the batch's; H = 2^logH blocks share a group, block b taking
- * the G = sector / H systems (b mod H) G .. of group p.groups[b / H].  The
- * H blocks of a sector run side by side (consecutive block numbers), so
- * the sector comes from DRAM once and from L2 for its other blocks; smaller
- * blocks let two or more of them share an SM, one loading while another
- * reduces (with one 512-thread block an SM, every phase of the kernel
- * stalled the whole SM: docs/perf-log.md, session 14). */
+ * the G = sector / H systems (b mod H) G .. of group p.groups[b / H].  H > 1
+ * only where one block of at most 512 threads cannot take the bin's longest
+ * system (bins beyond 1024 rows f32 / 2048 f64, up to one system a block):
+ * the H blocks of a sector run side by side (consecutive block numbers), so
+ * the sector comes from DRAM once, but each reads a part of it, which made
+ * H > 1 slower wherever H = 1 fits (docs/perf-log.md, session 14). */
 #include "var_kernels.cuh"
 
 namespace tridi_cuda {

@@ -103,8 +103,9 @@ int by_length(const void *p, const void *q) {
 }
 
 /* INTERLEAVED: the blocks a group (2^logH, the fewest whose shape takes
- * nmax rows: one a group up to 1024 (f32) / 512 (f64) rows, then 2, 4, ...,
- * one a system) and the shape; -1 when nmax is beyond every shape.  Groups
+ * nmax rows: one a group up to 1024 (f32) / 2048 (f64) rows, then 2, 4, ...,
+ * one a system, up to 8192 rows) and the shape; -1 when nmax is beyond
+ * every shape.  Groups
  * shared by several blocks are slower than one block a group (each block
  * reads half a sector or less: H = 2 for every bin ran at 0.6-0.8x on the
  * H200), but much faster than var_long's one thread a system. */
