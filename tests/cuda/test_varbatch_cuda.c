@@ -86,7 +86,10 @@ static void gpu_distributions(void **state) {
 }
 
 /* Systems longer than the kernels take (tiles of 4096 f32 / 2048 f64 rows
- * PACKED, 1024-2048 rows INTERLEAVED) among short ones, and lengths 1..3. */
+ * PACKED, 8192 rows INTERLEAVED) among short ones, and lengths 1..3.
+ * INTERLEAVED: the sectors (8 f32 / 4 f64 systems) of systems 10 (1500
+ * rows), 18 (2049), 30 (4096) and 5, 39 (5000, 4097) take 2, 4, 8 blocks a
+ * sector in f32 (1, 2, 4 in f64; var_interleaved.cu). */
 static void gpu_long(void **state) {
   (void)state;
   SKIP_WITHOUT_GPU();
@@ -98,6 +101,7 @@ static void gpu_long(void **state) {
       tt_rng_init(&r, tt_case_seed("gpu_var_long", k));
       for (int s = 0; s < 40; ++s) len[s] = tt_rng_int(&r, 1, 3);
       len[5] = 5000;
+      len[10] = 1500;
       len[17] = 9000;
       len[18] = 2049;
       len[30] = 4096;
