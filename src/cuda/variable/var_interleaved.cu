@@ -14,7 +14,8 @@
  * system (bins beyond 1024 rows f32 / 2048 f64, up to one system a block):
  * the H blocks of a sector run side by side (consecutive block numbers), so
  * the sector comes from DRAM once, but each reads a part of it, which made
- * H > 1 slower wherever H = 1 fits (docs/perf-log.md, session 14). */
+ * H > 1 slower wherever H = 1 fits (docs/perf-log.md, "Variable INTERLEAVED:
+ * blocks a sector"). */
 #include "var_kernels.cuh"
 
 namespace tridi_cuda {
@@ -93,10 +94,10 @@ cudaError_t var_inter_launch_t(bool grow, const VarParams &p, int64_t ngroups, i
       ((size_t)6 * P * G + grow_slots(grow, G, G * P)) * sizeof(T) + (size_t)G * sizeof(int);
   int logG = 0;
   while ((1 << logG) < G) ++logG;
-  const int64_t kMaxGroups = (int64_t)0x7fffffff >> logH;
+  const int64_t max_groups = (int64_t)0x7fffffff >> logH; /* the grid's limit in blocks */
   VarParams q = p;
-  for (int64_t b0 = 0; b0 < ngroups; b0 += kMaxGroups) {
-    const unsigned blocks = (unsigned)((ngroups - b0 < kMaxGroups ? ngroups - b0 : kMaxGroups) << logH);
+  for (int64_t b0 = 0; b0 < ngroups; b0 += max_groups) {
+    const unsigned blocks = (unsigned)((ngroups - b0 < max_groups ? ngroups - b0 : max_groups) << logH);
     q.groups = p.groups + b0;
     if (grow)
       var_inter_kernel<T, M, true><<<blocks, G * P, smem, stream>>>(q, G, logG, P, logH);
@@ -114,7 +115,7 @@ cudaError_t var_inter_launch_t(bool grow, const VarParams &p, int64_t ngroups, i
  * that fits.  Returns G, 0 when none fits (nmax above kVarInterThreads / G
  * x 16). */
 int var_inter_shape(bool f32, int logH, int64_t nmax, int *M, int *P) {
-  const int G = (f32 ? 8 : 4) >> logH;
+  const int G = var_inter_sector(f32) >> logH;
   static const int Ms[3] = {4, 8, 16};
   for (int i = 0; i < 3; ++i) {
     int p = 1;
@@ -133,7 +134,7 @@ int var_inter_shape(bool f32, int logH, int64_t nmax, int *M, int *P) {
  * var_inter_shape on the bin's longest system. */
 cudaError_t var_inter_launch(bool f32, bool grow, const VarParams &p, int64_t ngroups, int M, int P, int logH,
                              cudaStream_t stream) {
-  const int G = (f32 ? 8 : 4) >> logH;
+  const int G = var_inter_sector(f32) >> logH;
   switch (M) {
     case 4:
       return f32 ? var_inter_launch_t<float, 4>(grow, p, ngroups, G, P, logH, stream)

@@ -43,6 +43,10 @@ struct VarParams {
                           * groups[b] G .. groups[b] G + G - 1 */
 };
 
+/* INTERLEAVED: the systems of one 32-byte sector of a row, a group
+ * (var_interleaved.cu: 2^logH blocks a group take G = sector >> logH each) */
+inline int var_inter_sector(bool f32) { return f32 ? 8 : 4; }
+
 /* Threads of a PACKED tile's block (var_packed.cu) and of a segment's
  * (var_segments.cu): P chunks of M rows, tiles (and segments) of P M rows. */
 constexpr int kVarThreads = 256;

@@ -105,12 +105,13 @@ int by_length(const void *p, const void *q) {
 /* INTERLEAVED: the blocks a group (2^logH, the fewest whose shape takes
  * nmax rows: one a group up to 1024 (f32) / 2048 (f64) rows, then 2, 4, ...,
  * one a system, up to 8192 rows) and the shape; -1 when nmax is beyond
- * every shape.  Groups
- * shared by several blocks are slower than one block a group (each block
- * reads half a sector or less: H = 2 for every bin ran at 0.6-0.8x on the
- * H200), but much faster than var_long's one thread a system. */
+ * every shape.  Groups shared by several blocks are slower than one block
+ * a group (each block reads half a sector or less: H = 2 for every bin ran
+ * at 0.6-0.8x on the H200), but much faster than var_long's one thread a
+ * system. */
 int inter_logh(bool f32, int64_t nmax, int *M, int *P) {
-  const int maxlog = f32 ? 3 : 2; /* G = 1 */
+  int maxlog = 0; /* up to G = 1 */
+  while ((var_inter_sector(f32) >> maxlog) > 1) ++maxlog;
   for (int logH = 0; logH <= maxlog; ++logH)
     if (var_inter_shape(f32, logH, nmax, M, P)) return logH;
   return -1;
@@ -122,7 +123,7 @@ int inter_logh(bool f32, int64_t nmax, int *M, int *P) {
  * in storage order within a bin, the bins longest first; uploads the list
  * and sets each bin's shape from its own longest system. */
 tridi_status bin_groups(VarPlan *vp, const int32_t *len, int64_t nsys) {
-  const int G = vp->f32 ? 8 : 4;
+  const int G = var_inter_sector(vp->f32);
   const int64_t ngroups = (nsys + G - 1) / G;
   signed char *gbin = (signed char *)malloc((size_t)(ngroups > 0 ? ngroups : 1));
   int64_t *host = (int64_t *)malloc((size_t)(ngroups > 0 ? ngroups : 1) * sizeof *host);
