@@ -432,6 +432,11 @@ struct GrowAcc<float> {
   }
   __device__ __forceinline__ float ymax() const { return y; }
   __device__ __forceinline__ float bmax() const { return b; }
+  /* the maxima start again where t (selects: no branch) */
+  __device__ __forceinline__ void reset_if(bool t) {
+    y = t ? 0.f : y;
+    b = t ? 0.f : b;
+  }
 };
 template <>
 struct GrowAcc<double> {
@@ -445,6 +450,10 @@ struct GrowAcc<double> {
     return __hiloint2double((int)min(y + 1u, 0x7ff00000u), 0);
   }
   __device__ __forceinline__ double bmax() const { return __hiloint2double(__float_as_int(b), 0); }
+  __device__ __forceinline__ void reset_if(bool t) {
+    y = t ? 0u : y;
+    b = t ? 0.f : b;
+  }
 };
 /* the factor of max Y against max N's threshold (8): Y > 3.2 max|b| */
 constexpr double kGrowY = 2.5;
@@ -530,18 +539,21 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   T nonfin = a0 * (T)0 + b0 * (T)0 + c0 * (T)0 + d0 * (T)0;
   GrowAcc<T> ga;
   FwdSweep<T> f;
-  [[maybe_unused]] bool seg_split = false, seg_grown = false;
+  [[maybe_unused]] unsigned seg_split = 0u, seg_grown = 0u;
   [[maybe_unused]] T seg_bfirst = (T)0;
   if constexpr (GROW && SEG)
     if (FULL || row0 < n) ga.row((T)0, (T)0, b0);
-  /* SEG: row k (< n) with a = 0 closes the segment before it */
+  /* SEG: row k (< n) with a = 0 closes the segment before it.  Selects,
+   * not a branch: a branch a row (with its convergence barrier) and bool
+   * flags in bytes nearly doubled the elimination's instructions
+   * (docs/perf-log.md, session 14) */
   [[maybe_unused]] auto seg_row = [&](int k, T ak) {
-    if ((FULL || row0 + k < n) && ak == (T)0) {
-      if (!seg_split) seg_bfirst = ga.bmax();
-      seg_grown = seg_grown || (T)kGrowY * ga.ymax() > (T)TRIDI_GROWTH_LIMIT * ga.bmax();
-      seg_split = true;
-      ga = GrowAcc<T>();
-    }
+    const bool t = (FULL || row0 + k < n) && ak == (T)0;
+    const bool g = (T)kGrowY * ga.ymax() > (T)TRIDI_GROWTH_LIMIT * ga.bmax();
+    seg_bfirst = t && !seg_split ? ga.bmax() : seg_bfirst;
+    seg_grown |= (unsigned)(t && g);
+    seg_split |= (unsigned)t;
+    ga.reset_if(t);
   };
 #pragma unroll
   for (int k = 1; k < M - 1; ++k) {
