@@ -116,7 +116,7 @@ if has sanitize; then
       gpu_graph gpu_packed_edges gpu_segments
     # the pivoting rows (the partition kernel, v1's tile, streamed and workspace
     # kernels, the exact fallback) and TRIDI_PIVOT_AUTO's second pass
-    jobs_of "$C/test_pivot_cuda" pivot. - - gpu_lu_breakdown gpu_lu_layouts gpu_auto gpu_auto_graph
+    jobs_of "$C/test_pivot_cuda" pivot. - - gpu_lu_breakdown gpu_lu_layouts gpu_auto gpu_auto_graph gpu_tiles
     # the cuSPARSE-shaped entry points: every device array exactly its
     # cuSPARSE size, so memcheck reports any access outside that storage
     jobs_of "$C/test_compat_cuda" compat. - - test_strided test_interleaved test_nopivot \

@@ -24,10 +24,14 @@
  *   gpu_auto_graph     an AUTO execute captured into a CUDA graph and
  *                      replayed;
  *   gpu_partition      cuda_lu_partition chosen for n = 512 .. 4096 (and
- *                      cuda_lu_partial at 511), the collection on every
+ *                      cuda_lu_partial at 511; cuda_lu_tiles for systems
+ *                      one after another to 2048), the collection on every
  *                      layout, f32/f64, backward error within 10x of
  *                      ?gtsv's, with and without info, some executes in a
- *                      graph (in place among them). */
+ *                      graph (in place among them);
+ *   gpu_tiles          cuda_lu_tiles (systems one after another, n = 128
+ *                      (f32) / 256 (f64) .. 2048) on the collection, as gpu_partition, and the
+ *                      rows around its limits. */
 #include "matgen_problem.h"
 #include "tt_dev.h"
 #include "tt_variable.h"
@@ -323,50 +327,85 @@ static long partition_berr(const tt_problem *P, const char *what) {
  * reference, inputs and padding untouched), the backward error within 10x
  * of ?gtsv's; with and without the caller's info (the fallback's flags
  * then live in the workspace), and some executes captured in a graph. */
+/* One case of the collection (family s mod mg_count; the dense randsvd ones
+ * only to n = 1000, uniform instead above) on layout lay: the plan's kernel
+ * must start with want; then run_gpu's checks and partition_berr.  k: the
+ * case number (seeds; odd: with the caller's info; 3 mod 4: in a graph). */
+static void collection_case(lay_kind lay, tridi_dtype dt, int64_t n, int64_t nsys, uint64_t k,
+                            const char *want, const char *group) {
+  const tridi_options o = cuda_opts(TRIDI_ALG_LU_PARTIAL);
+  const mg_matrix *uni = mg_by_name("uniform"), *tiny = mg_by_name("tiny_first_pivot");
+  if (!uni || !tiny) fail_msg("the collection has no uniform or tiny_first_pivot family");
+  tt_rng r;
+  tt_rng_init(&r, tt_case_seed(group, k));
+  tt_layout L;
+  make_layout(&L, lay, dt, n, nsys, &r);
+  tt_problem P;
+  if (tt_problem_init(&P, &L, tt_case_seed(group, k + 1000000), NULL)) return;
+  for (int64_t s = 0; s < P.nsys; ++s) {
+    const mg_matrix *m = &mg_matrices[s % mg_count];
+    if ((m->props & MG_DENSE) && n > 1000) m = uni;
+    (void)tt_problem_set_matrix(&P, s, m, tt_case_seed("gpu_partition_m", (uint64_t)s));
+  }
+  P.close_c = INFINITY;
+  tt_problem_oracle(&P);
+  /* as gpu_lu_collection: a member the pivoting oracle did not solve
+   * becomes tiny_first_pivot (breakdown codes: gpu_lu_breakdown) */
+  for (int64_t s = 0; s < P.nsys; ++s)
+    if (P.piv_info[s] != 0) (void)tt_problem_set_matrix(&P, s, tiny, (uint64_t)s);
+  tt_problem_oracle(&P);
+  char kern[128], where[200];
+  plan_kernel(&P, &o, kern, sizeof kern);
+  snprintf(where, sizeof where, "%s %s n %" PRId64 " %s", group, lay_name[lay], n, dt == TRIDI_F64 ? "f64" : "f32");
+  if (strncmp(kern, want, strlen(want)) != 0) tt_fail("%s: kernel %s, not %s*", where, kern, want);
+  run_gpu(&P, &o, (int)(k & 1), k % 4 == 3, where);
+  partition_berr(&P, where);
+  tt_problem_free(&P);
+}
+
 static void gpu_partition(void **state) {
   (void)state;
   SKIP_WITHOUT_GPU();
   /* 5 sizes (the host oracle of n = 2000 / 3000 made the group too slow for
    * one device call): the in-place cases at f32 1000 and f64 513 run in a
-   * graph (k % 4 == 3) */
+   * graph (k % 4 == 3).  Systems stored one after another (contiguous, in
+   * place) up to n = 2048 are cuda_lu_tiles' (gpu_tiles) */
   static const int64_t ns[] = {511, 512, 513, 1000, 4096};
   static const lay_kind lays[] = {L_CONTIG, L_INTERLEAVED, L_STRIDED, L_MIDDLE, L_INPLACE};
-  const tridi_options o = cuda_opts(TRIDI_ALG_LU_PARTIAL);
-  const mg_matrix *uni = mg_by_name("uniform"), *tiny = mg_by_name("tiny_first_pivot");
-  if (!uni || !tiny) fail_msg("the collection has no uniform or tiny_first_pivot family");
   uint64_t k = 0;
   for (int t = 0; t < 2; ++t)
     for (size_t l = 0; l < sizeof lays / sizeof lays[0]; ++l)
       for (size_t i = 0; i < sizeof ns / sizeof ns[0]; ++i) {
         const int64_t n = ns[i];
-        tt_rng r;
-        tt_rng_init(&r, tt_case_seed("gpu_partition", k));
-        tt_layout L;
-        make_layout(&L, lays[l], t ? TRIDI_F64 : TRIDI_F32, n, 2 * mg_count, &r);
-        tt_problem P;
-        const uint64_t kk = k++;
-        if (tt_problem_init(&P, &L, tt_case_seed("gpu_partition_p", kk), NULL)) continue;
-        for (int64_t s = 0; s < P.nsys; ++s) {
-          const mg_matrix *m = &mg_matrices[s % mg_count];
-          if ((m->props & MG_DENSE) && n > 1000) m = uni;
-          (void)tt_problem_set_matrix(&P, s, m, tt_case_seed("gpu_partition_m", (uint64_t)s));
-        }
-        P.close_c = INFINITY;
-        tt_problem_oracle(&P);
-        /* as gpu_lu_collection: a member the pivoting oracle did not solve
-         * becomes tiny_first_pivot (breakdown codes: gpu_lu_breakdown) */
-        for (int64_t s = 0; s < P.nsys; ++s)
-          if (P.piv_info[s] != 0) (void)tt_problem_set_matrix(&P, s, tiny, (uint64_t)s);
-        tt_problem_oracle(&P);
-        char kern[128], where[200];
-        plan_kernel(&P, &o, kern, sizeof kern);
-        snprintf(where, sizeof where, "partition %s n %" PRId64 " %s", lay_name[lays[l]], n, t ? "f64" : "f32");
-        const char *want = n >= 512 ? "cuda_lu_partition_" : "cuda_lu_partial_";
-        if (strncmp(kern, want, strlen(want)) != 0) tt_fail("%s: kernel %s, not %s*", where, kern, want);
-        run_gpu(&P, &o, (int)(kk & 1), kk % 4 == 3, where);
-        partition_berr(&P, where);
-        tt_problem_free(&P);
+        const int dense = lays[l] == L_CONTIG || lays[l] == L_INPLACE;
+        const char *want = dense && n <= 2048 && n >= 256 ? "cuda_lu_tiles_" : n >= 512 ? "cuda_lu_partition_" : "cuda_lu_partial_";
+        collection_case(lays[l], t ? TRIDI_F64 : TRIDI_F32, n, 2 * mg_count, k++, want, "gpu_partition");
       }
+  tt_assert_no_failures();
+}
+
+/* The tiles row (cuda_lu_tiles): systems stored one after another, n = 128
+ * (f32) / 256 (f64) .. 2048 (tiles of 16 systems down to one; the n around
+ * those limits go to the other rows), the collection, f32/f64, out of place
+ * and in place, with and without info, in a graph; n = 1024 with 600
+ * systems: more tiles than the persistent grid's blocks. */
+static void gpu_tiles(void **state) {
+  (void)state;
+  SKIP_WITHOUT_GPU();
+  static const int64_t ns[] = {127, 128, 129, 255, 256, 683, 2047, 2048, 2049};
+  static const lay_kind lays[] = {L_CONTIG, L_INPLACE};
+  uint64_t k = 0;
+  for (int t = 0; t < 2; ++t) {
+    const tridi_dtype dt = t ? TRIDI_F64 : TRIDI_F32;
+    for (size_t l = 0; l < sizeof lays / sizeof lays[0]; ++l)
+      for (size_t i = 0; i < sizeof ns / sizeof ns[0]; ++i) {
+        const int64_t n = ns[i];
+        const int64_t lo = t ? 256 : 128;
+        const char *want = n < lo ? "cuda_lu_partial_" : n > 2048 ? "cuda_lu_partition_" : "cuda_lu_tiles_";
+        collection_case(lays[l], dt, n, n <= 256 ? 3 * mg_count + 1 : 2 * mg_count, k++, want, "gpu_tiles");
+      }
+    collection_case(L_CONTIG, dt, 1024, 600, k++, "cuda_lu_tiles_", "gpu_tiles");
+  }
   tt_assert_no_failures();
 }
 
@@ -520,6 +559,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(gpu_lu_breakdown), cmocka_unit_test(gpu_auto),
       cmocka_unit_test(gpu_auto_growth), cmocka_unit_test(gpu_auto_graph),
       cmocka_unit_test(gpu_partition),
+      cmocka_unit_test(gpu_tiles),
   };
   const int rc = TT_RUN_GROUP(tests, argc, argv);
   if (!g_have_gpu) {

@@ -277,7 +277,13 @@ static const tridi_solver scalar_solvers[] = {
      tridi_cuda_alg_applies, tridi_cuda_alg_init, tridi_cuda_alg_execute, tridi_cuda_alg_destroy},
     {"cuda_cr_rd", TRIDI_BACKEND_CUDA, TRIDI_ALG_CR_RD, TRIDI_RANK_EXPLICIT,
      tridi_cuda_alg_applies, tridi_cuda_alg_init, tridi_cuda_alg_execute, tridi_cuda_alg_destroy},
-    /* CUDA, pivoting (pivot = partial), first where it applies (512 <= n
+    /* CUDA, pivoting (pivot = partial), first where it applies (systems
+     * stored one after another, 8 <= n <= 2048): the partitioned
+     * elimination below on tiles of whole systems, the partitions in
+     * registers (src/cuda/pivot/rpts_tiles.cu). */
+    {"cuda_lu_tiles", TRIDI_BACKEND_CUDA, TRIDI_ALG_LU_PARTIAL, 0, tridi_cuda_rpts_tiles_applies,
+     tridi_cuda_rpts_tiles_init, tridi_cuda_rpts_tiles_execute, tridi_cuda_rpts_tiles_destroy},
+    /* CUDA, pivoting (pivot = partial), next where it applies (512 <= n
      * <= 4096, where it was measured faster than cuda_lu_partial, and the
      * tile fits): partitioned elimination with partial pivoting
      * inside partitions, several threads a system, systems that fail its

@@ -94,13 +94,12 @@ __host__ __device__ __forceinline__ bool rpts_step(T &s0, T &s1, T &s2, T &sd, T
   return sw;
 }
 
-/* Partition p of level L -> coarse rows 2p, 2p+1 of level C. */
+/* The two sweeps of a partition's rows R[0..M-1] (registers): lo, the
+ * lower coarse row (x_first, x_last, x_next: a, b, c), from the downward
+ * sweep; up, the upper one (x_prev, x_first, x_last), from the upward. */
 template <typename T, int M>
-__host__ __device__ __forceinline__ void rpts_reduce(const RptsLevel<T> &L, const RptsLevel<T> &C, int G, int g,
-                                            int p) {
-  RptsRow<T> R[M];
-RPTS_UNROLL
-  for (int j = 0; j < M; ++j) R[j] = rpts_row<T, M>(L, G, g, p * M + j);
+__host__ __device__ __forceinline__ void rpts_reduce_rows(const RptsRow<T> (&R)[M], RptsRow<T> &up,
+                                                         RptsRow<T> &lo) {
   T s0 = R[1].a, s1 = R[1].b, s2 = R[1].c, sd = R[1].d;
   T u0 = R[M - 2].c, u1 = R[M - 2].b, u2 = R[M - 2].a, ud = R[M - 2].d;
 RPTS_UNROLL
@@ -109,30 +108,40 @@ RPTS_UNROLL
     const int k = M - 1 - j;
     rpts_step(u0, u1, u2, ud, R[k].c, R[k].b, R[k].a, R[k].d);
   }
-  T *lo = C.rows + rpts_idx<T, M>(C, G, g, 2 * p + 1, 0), *up = C.rows + rpts_idx<T, M>(C, G, g, 2 * p, 0);
-  const size_t s = (size_t)C.S;
-  lo[0] = s0;
-  lo[s] = s1;
-  lo[2 * s] = s2;
-  lo[3 * s] = sd;
-  up[0] = u2;
-  up[s] = u1;
-  up[2 * s] = u0;
-  up[3 * s] = ud;
+  lo = RptsRow<T>{s0, s1, s2, sd};
+  up = RptsRow<T>{u2, u1, u0, ud};
 }
 
-/* The interior of partition p of level L from the boundary values in C.x
- * (rpts_model_t.h's recomputation); x: the partition's M values. */
+/* coarse row r of level C := w */
 template <typename T, int M>
-__host__ __device__ __forceinline__ void rpts_substitute(const RptsLevel<T> &L, const RptsLevel<T> &C, int G, int g,
-                                                int p, T (&x)[M], T &xp, T &xn) {
+__host__ __device__ __forceinline__ void rpts_put_row(const RptsLevel<T> &C, int G, int g, int r,
+                                                     const RptsRow<T> &w) {
+  T *q = C.rows + rpts_idx<T, M>(C, G, g, r, 0);
+  const size_t s = (size_t)C.S;
+  q[0] = w.a;
+  q[s] = w.b;
+  q[2 * s] = w.c;
+  q[3 * s] = w.d;
+}
+
+/* Partition p of level L -> coarse rows 2p, 2p+1 of level C. */
+template <typename T, int M>
+__host__ __device__ __forceinline__ void rpts_reduce(const RptsLevel<T> &L, const RptsLevel<T> &C, int G, int g,
+                                            int p) {
   RptsRow<T> R[M];
 RPTS_UNROLL
   for (int j = 0; j < M; ++j) R[j] = rpts_row<T, M>(L, G, g, p * M + j);
-  xp = p > 0 ? C.x[rpts_xidx<T, M>(C, G, g, 2 * p - 1)] : (T)0;
-  xn = p < L.P - 1 ? C.x[rpts_xidx<T, M>(C, G, g, 2 * p + 2)] : (T)0;
-  x[0] = C.x[rpts_xidx<T, M>(C, G, g, 2 * p)];
-  x[M - 1] = C.x[rpts_xidx<T, M>(C, G, g, 2 * p + 1)];
+  RptsRow<T> up, lo;
+  rpts_reduce_rows<T, M>(R, up, lo);
+  rpts_put_row<T, M>(C, G, g, 2 * p + 1, lo);
+  rpts_put_row<T, M>(C, G, g, 2 * p, up);
+}
+
+/* The interior of a partition (rows R, registers) from its boundary
+ * values x[0], x[M-1] and its neighbours' xp (row before), xn (row after)
+ * (rpts_model_t.h's recomputation); fills x[1..M-2]. */
+template <typename T, int M>
+__host__ __device__ __forceinline__ void rpts_substitute_rows(const RptsRow<T> (&R)[M], T (&x)[M], T xp, T xn) {
   T q1[M], q2[M], q3[M], qd[M];
   T s0 = 0, s1 = R[1].b, s2 = R[1].c, sd = R[1].d - R[1].a * x[0];
 RPTS_UNROLL
@@ -150,6 +159,21 @@ RPTS_UNROLL
 RPTS_UNROLL
   for (int k = M - 3; k >= 1; --k) x[k] = (qd[k] - q2[k] * x[k + 1] - q3[k] * x[k + 2]) / q1[k];
   if (M > 3 && fabs(R[0].c) > fabs(q1[1])) x[1] = (R[0].d - R[0].a * xp - R[0].b * x[0]) / R[0].c;
+}
+
+/* The interior of partition p of level L from the boundary values in C.x
+ * (rpts_model_t.h's recomputation); x: the partition's M values. */
+template <typename T, int M>
+__host__ __device__ __forceinline__ void rpts_substitute(const RptsLevel<T> &L, const RptsLevel<T> &C, int G, int g,
+                                                int p, T (&x)[M], T &xp, T &xn) {
+  RptsRow<T> R[M];
+RPTS_UNROLL
+  for (int j = 0; j < M; ++j) R[j] = rpts_row<T, M>(L, G, g, p * M + j);
+  xp = p > 0 ? C.x[rpts_xidx<T, M>(C, G, g, 2 * p - 1)] : (T)0;
+  xn = p < L.P - 1 ? C.x[rpts_xidx<T, M>(C, G, g, 2 * p + 2)] : (T)0;
+  x[0] = C.x[rpts_xidx<T, M>(C, G, g, 2 * p)];
+  x[M - 1] = C.x[rpts_xidx<T, M>(C, G, g, 2 * p + 1)];
+  rpts_substitute_rows<T, M>(R, x, xp, xn);
 }
 
 /* ?gtsv's elimination (rpts_model_t.h rm_gepp) of the top level (n <=

@@ -170,6 +170,14 @@ cudaError_t launch_tiles(const CudaPlan &cp, KParams &kp, const tridi_args *args
 cudaError_t launch_cluster(const CudaPlan &cp, KParams &kp, const tridi_args *args, cudaStream_t stream);
 cudaError_t launch_streaming(const CudaPlan &cp, KParams &kp, const tridi_args *args, cudaStream_t stream);
 
+/* tiles.cu, also for the pivoting row of tiles (src/cuda/pivot/rpts_tiles.cu):
+ * tiles_dense_systems: every operand unit-stride, system s at element s n
+ *   (the batch dimensions dense);
+ * tiles_systems_per_tile: whole systems of n rows a tile of R rows holds,
+ *   one less where a tile's 16-byte shift could not fit otherwise. */
+bool tiles_dense_systems(const tridi_layout *L);
+int64_t tiles_systems_per_tile(int64_t n, int64_t R, size_t es);
+
 /* First row of family fam of the tuning table for this dtype and n (NULL:
  * none); thomas_pcr.cu */
 const tridi_cuda_tile *find_tile(tridi_cuda_family fam, tridi_dtype dt, int64_t n);

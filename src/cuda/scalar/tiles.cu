@@ -25,10 +25,7 @@
 
 namespace tridi_cuda {
 
-namespace {
-
-/* Every operand dense: unit-stride rows, system s at element s n */
-bool dense_systems(const tridi_layout *L) {
+bool tiles_dense_systems(const tridi_layout *L) {
   for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
     if (L->axis_stride[k] != 1) return false;
     int64_t want = L->n;
@@ -39,6 +36,20 @@ bool dense_systems(const tridi_layout *L) {
   }
   return true;
 }
+
+int64_t tiles_systems_per_tile(int64_t n, int64_t R, size_t es) {
+  /* Tiles of a multiple of 16 bytes all have the arrays' phase (0 for
+   * aligned arrays): they keep every system (reserving the shift's
+   * 16 / sizeof(T) - 1 rows halved the tiles of n = R / 2: f64 n = 1024 at
+   * 64% of copy against 78% for the staged kernel); other tiles' phases
+   * vary, and one system less leaves room for any shift. */
+  const int64_t V = (int64_t)(16 / es);
+  int64_t spt = R / n;
+  if (spt > 1 && (spt * n) % V != 0 && R - spt * n < V - 1) spt -= 1;
+  return spt;
+}
+
+namespace {
 
 /* Whether this family takes a dense batch of systems of n rows rather than
  * the staged kernel: wherever the tile holds a system (TILES_* in
@@ -60,7 +71,7 @@ bool tiles_preferred(const Facts &f) {
 tridi_status plan_tiles(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan, bool *took) {
   *took = false;
   const tridi_layout *L = f.L;
-  if (f.sysmajor || !dense_systems(L) || !tiles_preferred(f)) return TRIDI_SUCCESS;
+  if (f.sysmajor || !tiles_dense_systems(L) || !tiles_preferred(f)) return TRIDI_SUCCESS;
   TilesPlan *tp = &cp->tiles;
   const bool f32 = !f.f64;
   const int sms = f.prop->multiProcessorCount;
@@ -72,14 +83,8 @@ tridi_status plan_tiles(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan,
   if (L->n > R) return TRIDI_SUCCESS;
   /* as many whole systems as the tile holds.  The kernel copies a tile in
    * 16-byte pieces shifted by its 16-byte phase when the shifted tile fits,
-   * else element by element.  Tiles of a multiple of 16 bytes all have the
-   * arrays' phase (0 for aligned arrays): they keep every system (reserving
-   * the shift's 16 / sizeof(T) - 1 rows halved the tiles of n = R / 2:
-   * f64 n = 1024 at 64% of copy against 78% for the staged kernel); other
-   * tiles' phases vary, and one system less leaves room for any shift. */
-  const int64_t V = (int64_t)(16 / f.es);
-  tp->spt = R / L->n;
-  if (tp->spt > 1 && (tp->spt * L->n) % V != 0 && R - tp->spt * L->n < V - 1) tp->spt -= 1;
+   * else element by element (tiles_systems_per_tile). */
+  tp->spt = tiles_systems_per_tile(L->n, R, f.es);
   tp->ntiles = (L->nsys + tp->spt - 1) / tp->spt;
   tp->f32 = f32;
   tp->grow = f.grow;

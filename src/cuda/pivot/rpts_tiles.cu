@@ -1,0 +1,431 @@
+/* The cuda_lu_tiles row: the partitioned elimination with partial pivoting
+ * inside partitions (rpts.cuh, Klein & Strzodka, ICPP 2021) on tiles of
+ * whole systems, shaped like the non-pivoting tiles (src/cuda/scalar/
+ * tiles.cu, src/cuda/variable/var_packed.cu).  For batches whose systems
+ * are stored one after another (every operand unit-stride, system s at
+ * element s n), 128 (f32) / 256 (f64) <= n <= 2048.
+ *
+ * A block of P = 256 threads takes a tile of R = 2048 rows holding
+ * floor(R / n) whole systems, copied into shared memory in 16-byte pieces
+ * (var_tile_load); a of each system's first row and c of its last are
+ * zeroed there, so the tile is one block-diagonal tridiagonal system whose
+ * systems decouple exactly: partial pivoting never takes a row across a
+ * system boundary (its candidate has a zero in the pivot column).
+ *   1. Thread t keeps rows 8t .. 8t + 7 of the tile in registers and
+ *      reduces them by the two pivoting sweeps (rpts_reduce_rows) to two
+ *      rows of the coarse system (2P = 512 rows).
+ *   2. The coarse system by the same recursion in shared memory: 512 rows
+ *      by 64 threads, then 128, 32 and the 8-row top by warp 0 alone
+ *      (__syncwarp, not block barriers); x back down the levels.
+ *   3. Each thread recomputes its interior from its registers
+ *      (rpts_substitute_rows).
+ *   4. The acceptance check of every system from the registers: max |A x -
+ *      d| <= kRptsTau eps (||A|| ||x|| + ||d||), x and the bound finite
+ *      (rpts_scalar.cu's rule); a chunk holds rows of at most two systems
+ *      (n >= 8), whose maxima go to the systems' shared slots.
+ *   5. Accepted systems get x (16-byte stores when the whole tile passed)
+ *      and info 0; the others are left untouched with info 1 and solved by
+ *      cuda_lu_partial's exact kernel (RESOLVE) in a second launch on the
+ *      same stream, which also gives LAPACK's codes for singular and
+ *      non-finite systems.  In place is safe: a rejected system's d is
+ *      never written.
+ * Global traffic of an accepted system: 5 words a row (plus one read of
+ * its info by the second launch).  No host synchronisation:
+ * graph-capturable. */
+#include "../variable/var_kernels.cuh"
+#include "cuda_pivot.h"
+#include "lu.cuh"
+#include "rpts.cuh"
+
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+namespace tridi_cuda {
+namespace {
+
+constexpr int kRtM = kRptsM;      /* rows a thread (the partition) */
+constexpr int kRtP = kVarThreads; /* threads a block */
+constexpr int kRtR = kRtM * kRtP; /* rows a tile */
+/* The smallest n the row takes.  The kernel needs n >= M (a chunk then
+ * holds rows of at most two systems); below these cuda_lu_partial (one
+ * thread a system) is faster: H200, % of copy, f32 n = 64 / 128: 30.7 /
+ * 18.6 against 22.5 / 22.8 here; f64 n = 128 / 256: 22.6 / 11.0 against
+ * 15.2 / 14.9 (docs/perf-log.md, "Pivoting on tiles of whole systems") */
+constexpr int kRtMinNF32 = 128;
+constexpr int kRtMinNF64 = 256;
+static_assert(kRtMinNF32 >= kRtM && kRtMinNF64 >= kRtM, "a chunk must hold rows of at most two systems");
+
+/* The coarse system's levels: 2P rows, then 2 ceil(n_l / M) while n_l >
+ * kRptsTop (rpts_levels' rule): 512, 128, 32, 8 */
+__host__ __device__ constexpr int rt_level_n(int l) {
+  int n = 2 * kRtP;
+  for (int i = 0; i < l; ++i) n = 2 * ((n + kRtM - 1) / kRtM);
+  return n;
+}
+__host__ __device__ constexpr int rt_levels() {
+  int l = 0;
+  while (rt_level_n(l) > kRptsTop) ++l;
+  return l;
+}
+constexpr int kRtL = rt_levels(); /* reductions of the coarse system (3) */
+static_assert(rt_level_n(1) / kRtM <= 32, "the coarse levels above the first are warp 0's");
+
+/* elements of the coarse levels (rows and x: 5 M S a level, G = 1) */
+__host__ __device__ inline int rt_levels_elems() {
+  int e = 0;
+  for (int l = 0; l <= kRtL; ++l) e += 5 * kRtM * rpts_stride(rt_level_n(l), kRtM, 1);
+  return e;
+}
+
+/* The acceptance maxima of non-negative values as their bits (an integer
+ * max keeps a NaN: its bits lie above Inf's) */
+template <typename T>
+struct RtKey;
+template <>
+struct RtKey<float> {
+  using U = unsigned;
+  static __device__ __forceinline__ U of(float v) { return __float_as_uint(fabsf(v)); }
+  static __device__ __forceinline__ float val(U k) { return __uint_as_float(k); }
+};
+template <>
+struct RtKey<double> {
+  using U = unsigned long long;
+  static __device__ __forceinline__ U of(double v) { return (U)__double_as_longlong(fabs(v)); }
+  static __device__ __forceinline__ double val(U k) { return __longlong_as_double((long long)k); }
+};
+
+/* Shared memory of a block (bytes): the tile [4][LDS], the coarse levels,
+ * the systems' slots [4][P] (|r|, ||A||, |x|, |d| maxima) and verdicts [P] */
+template <typename T>
+__host__ __device__ constexpr size_t rt_tile_bytes() {
+  return (size_t)4 * var_tile_lds<T>(kRtM) * sizeof(T);
+}
+template <typename T>
+__host__ __device__ inline size_t rt_slots_off() {
+  return (rt_tile_bytes<T>() + (size_t)rt_levels_elems() * sizeof(T) + 15) & ~(size_t)15;
+}
+template <typename T>
+__host__ __device__ inline size_t rt_smem_bytes() {
+  return rt_slots_off<T>() + (size_t)4 * kRtP * sizeof(typename RtKey<T>::U) + (size_t)kRtP * sizeof(int);
+}
+
+/* MINB: blocks an SM the registers must allow.  The kernel waits mostly at
+ * barriers while a few threads solve the coarse levels, so more blocks an
+ * SM help: f32 4 (64 registers, 44 bytes spilled; the shared memory allows
+ * 4), measured 17 -> 22 -> 23.5 % of copy for 2, 3, 4; f64 2 (128
+ * registers; its shared memory allows no more).  Tuning builds compile 2, 3
+ * and 4 for both (TRIDI_CUDA_RT_MINB). */
+template <typename T>
+constexpr int kRtMinB = sizeof(T) == 4 ? 4 : 2;
+template <typename T, int MINB>
+__global__ void __launch_bounds__(kRtP, MINB) rpts_tiles_kernel(VarParams p) {
+  constexpr int M = kRtM, P = kRtP, V = Vec<T>::n;
+  using VT = typename Vec<T>::type;
+  using K = RtKey<T>;
+  using U = typename K::U;
+  static_assert(M % V == 0 && (128 / sizeof(T)) % M == 0, "chunks must be whole 16-byte pieces of a pad period");
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  constexpr int LDS = var_tile_lds<T>(M);
+  T *buf = (T *)smem_raw; /* [4][LDS]: a, b, c, d; x reuses a */
+  U *slot = (U *)(smem_raw + rt_slots_off<T>());
+  int *okf = (int *)(slot + 4 * P);
+  /* level l's descriptor, from constants (not kept in registers) */
+  T *const lvbase = buf + 4 * LDS;
+  auto lvl = [&](int l) -> RptsLevel<T> {
+    int off = 0;
+    for (int i = 0; i < l; ++i) off += 5 * M * rpts_stride(rt_level_n(i), M, 1);
+    const int nl = rt_level_n(l), S = rpts_stride(nl, M, 1);
+    return RptsLevel<T>{lvbase + off, lvbase + off + 4 * M * S, S, nl, l < kRtL ? (nl + M - 1) / M : 0};
+  };
+  const int tid = threadIdx.x;
+  const int r0 = tid * M, pr0 = var_pad<T>(r0);
+  const int n = (int)p.uni_n;
+  const T tol = (T)kRptsTau * (sizeof(T) == 8 ? (T)DBL_EPSILON : (T)FLT_EPSILON);
+
+  for (int64_t ti = blockIdx.x; ti < p.ntiles; ti += gridDim.x) {
+    const int64_t sys0 = ti * p.uni_spt;
+    const int64_t left = p.nsys - sys0;
+    const int nsys = (int)(left < p.uni_spt ? left : p.uni_spt);
+    const int64_t row0 = sys0 * p.uni_n;
+    const int nrows = nsys * n;
+    /* the 16-byte phase of the tile (var_packed.cu) */
+    int ph = p.ph0 >= 0 ? (int)((p.ph0 + row0) & (V - 1)) : 0;
+    const bool vec = p.ph0 >= 0 && nrows + ph <= P * M;
+    if (!vec) ph = 0;
+    const int npos = nrows + ph;
+
+    var_tile_load<T, M, P>(p, row0, nrows, ph, vec, buf, LDS, tid);
+    for (int i = tid; i < 4 * P; i += P) slot[i] = 0;
+    cp_async_wait_prev0();
+    __syncthreads();
+    /* the systems decouple: a_0 and c_{n-1} (never read) read as zero */
+    for (int q = tid; q < nsys; q += P) {
+      const int r = q * n + ph;
+      buf[var_pad<T>(r)] = (T)0;
+      buf[2 * LDS + var_pad<T>(r + n - 1)] = (T)0;
+    }
+    __syncthreads();
+
+    /* 1. the chunk's rows into registers (identity rows past the tile) and
+     * its two coarse rows.  The rows are read again from the tile for step
+     * 3 rather than kept through the coarse solve (registers: f64 spilled) */
+    const bool live = r0 < npos;
+    auto load_rows = [&](RptsRow<T>(&R)[M]) {
+      if (live) {
+        union {
+          VT q[4][M / V];
+          T e[4][M];
+        } v;
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+#pragma unroll
+          for (int i = 0; i < M / V; ++i) v.q[k][i] = *(const VT *)(buf + k * LDS + pr0 + i * V);
+#pragma unroll
+        for (int j = 0; j < M; ++j) R[j] = RptsRow<T>{v.e[0][j], v.e[1][j], v.e[2][j], v.e[3][j]};
+      } else {
+#pragma unroll
+        for (int j = 0; j < M; ++j) R[j] = RptsRow<T>{(T)0, (T)1, (T)0, (T)0};
+      }
+    };
+    {
+      RptsRow<T> R[M], up, lo;
+      load_rows(R);
+      rpts_reduce_rows<T, M>(R, up, lo);
+      rpts_put_row<T, M>(lvl(0), 1, 0, 2 * tid, up);
+      rpts_put_row<T, M>(lvl(0), 1, 0, 2 * tid + 1, lo);
+    }
+    __syncthreads();
+
+    /* 2. the coarse system: level 0 by the block, the rest by warp 0 */
+    if (tid < lvl(0).P) rpts_reduce<T, M>(lvl(0), lvl(1), 1, 0, tid);
+    __syncthreads();
+    if (tid < 32) {
+#pragma unroll
+      for (int l = 1; l < kRtL; ++l) {
+        if (tid < lvl(l).P) rpts_reduce<T, M>(lvl(l), lvl(l + 1), 1, 0, tid);
+        __syncwarp();
+      }
+      if (tid == 0) rpts_top<T, M>(lvl(kRtL), 1, 0);
+      __syncwarp();
+#pragma unroll
+      for (int l = kRtL - 1; l >= 1; --l) {
+        if (tid < lvl(l).P) {
+          T x[M], xp, xn;
+          rpts_substitute<T, M>(lvl(l), lvl(l + 1), 1, 0, tid, x, xp, xn);
+#pragma unroll
+          for (int j = 0; j < M; ++j)
+            if (tid * M + j < lvl(l).n) lvl(l).x[rpts_xidx<T, M>(lvl(l), 1, 0, tid * M + j)] = x[j];
+        }
+        __syncwarp();
+      }
+    }
+    __syncthreads();
+    if (tid < lvl(0).P) {
+      T x[M], xp, xn;
+      rpts_substitute<T, M>(lvl(0), lvl(1), 1, 0, tid, x, xp, xn);
+#pragma unroll
+      for (int j = 0; j < M; ++j) lvl(0).x[rpts_xidx<T, M>(lvl(0), 1, 0, tid * M + j)] = x[j];
+    }
+    __syncthreads();
+
+    /* 3. the chunk's x: its ends and neighbours from the coarse x */
+    RptsRow<T> R[M];
+    load_rows(R);
+    T x[M];
+    const T *X0 = lvl(0).x;
+    x[0] = X0[rpts_xidx<T, M>(lvl(0), 1, 0, 2 * tid)];
+    x[M - 1] = X0[rpts_xidx<T, M>(lvl(0), 1, 0, 2 * tid + 1)];
+    const T xp = tid > 0 ? X0[rpts_xidx<T, M>(lvl(0), 1, 0, 2 * tid - 1)] : (T)0;
+    const T xn = tid < P - 1 ? X0[rpts_xidx<T, M>(lvl(0), 1, 0, 2 * tid + 2)] : (T)0;
+    rpts_substitute_rows<T, M>(R, x, xp, xn);
+
+    /* 4. the acceptance maxima of the chunk's rows, per system: q0 the
+     * system of its first tile row, rows j >= split belong to q0 + 1 */
+    if (live) {
+      const int rel = r0 - ph;
+      const int q0 = rel > 0 ? rel / n : 0;
+      const int split = ph + (q0 + 1) * n - r0;
+      U m1[4] = {0, 0, 0, 0}, m2[4] = {0, 0, 0, 0};
+#pragma unroll
+      for (int j = 0; j < M; ++j) {
+        const int pos = r0 + j;
+        const bool valid = pos >= ph && pos < npos;
+        const T xm = j > 0 ? x[j > 0 ? j - 1 : 0] : xp;
+        const T xq = j < M - 1 ? x[j < M - 1 ? j + 1 : j] : xn;
+        const T res = ((R[j].a * xm + R[j].b * x[j]) + R[j].c * xq) - R[j].d;
+        const U kv[4] = {K::of(res), K::of((fabs(R[j].a) + fabs(R[j].b)) + fabs(R[j].c)), K::of(x[j]),
+                         K::of(R[j].d)};
+        const bool second = j >= split;
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+          m1[k] = valid && !second && kv[k] > m1[k] ? kv[k] : m1[k];
+          m2[k] = valid && second && kv[k] > m2[k] ? kv[k] : m2[k];
+        }
+      }
+      if (q0 < nsys)
+#pragma unroll
+        for (int k = 0; k < 4; ++k) atomicMax(&slot[k * P + q0], m1[k]);
+      if (split < M && q0 + 1 < nsys)
+#pragma unroll
+        for (int k = 0; k < 4; ++k) atomicMax(&slot[k * P + q0 + 1], m2[k]);
+    }
+    __syncthreads();
+
+    /* 5. the verdicts; x into the tile's a (every read of a is done) */
+    int bad = 0;
+    for (int q = tid; q < nsys; q += P) {
+      const T rm = K::val(slot[q]), am = K::val(slot[P + q]), xm = K::val(slot[2 * P + q]);
+      const T bound = am * xm + K::val(slot[3 * P + q]);
+      const bool ok = isfinite(xm) && isfinite(bound) && rm <= tol * bound;
+      okf[q] = ok;
+      p.info[sys0 + q] = ok ? 0 : 1;
+      bad |= !ok;
+    }
+    if (live) {
+      union {
+        VT q[M / V];
+        T e[M];
+      } v;
+#pragma unroll
+      for (int j = 0; j < M; ++j) v.e[j] = x[j];
+#pragma unroll
+      for (int i = 0; i < M / V; ++i) *(VT *)(buf + pr0 + i * V) = v.q[i];
+    }
+    if (!__syncthreads_or(bad)) {
+      var_tile_store<T, P>(p, row0, nrows, ph, vec, buf, tid);
+    } else {
+      /* the accepted systems only: a rejected one keeps its inputs (in
+       * place: d) for the exact second launch */
+      T *X = (T *)p.op[4] + row0;
+      for (int e = tid; e < nrows; e += P)
+        if (okf[e / n]) X[e] = buf[var_pad<T>(e + ph)];
+    }
+    __syncthreads();
+  }
+}
+
+struct RtPlan {
+  LuPlan fb; /* the exact second pass (RESOLVE) */
+  int64_t spt, ntiles;
+  int blocks;
+  size_t smem;
+  int minb;
+  size_t flags_off; /* workspace: the fallback's scratch, then nsys flags */
+};
+
+size_t rt_smem(bool f64) { return f64 ? rt_smem_bytes<double>() : rt_smem_bytes<float>(); }
+
+/* the kernel's register bound: 0, kRtMinB; measurement builds take
+ * TRIDI_CUDA_RT_MINB=2, 3 or 4 */
+int rt_minb() {
+#ifdef TRIDI_CUDA_TUNING
+  if (const char *e = getenv("TRIDI_CUDA_RT_MINB"))
+    if (atoi(e) >= 2 && atoi(e) <= 4) return atoi(e);
+#endif
+  return 0;
+}
+template <typename T>
+auto rt_kernel_of(int minb) -> void (*)(VarParams) {
+#ifdef TRIDI_CUDA_TUNING
+  if (minb == 2) return rpts_tiles_kernel<T, 2>;
+  if (minb == 3) return rpts_tiles_kernel<T, 3>;
+  if (minb == 4) return rpts_tiles_kernel<T, 4>;
+#endif
+  (void)minb;
+  return rpts_tiles_kernel<T, kRtMinB<T>>;
+}
+const void *rt_kernel(bool f64, int minb) {
+  return f64 ? (const void *)rt_kernel_of<double>(minb) : (const void *)rt_kernel_of<float>(minb);
+}
+
+} /* namespace */
+} /* namespace tridi_cuda */
+
+/* ------------------------------------------------------------------------ */
+/* The cuda_lu_tiles row (C linkage)                                         */
+/* ------------------------------------------------------------------------ */
+
+extern "C" const char *tridi_cuda_rpts_tiles_applies(const struct tridi_plan_s *plan) {
+  using namespace tridi_cuda;
+  const tridi_layout *L = &plan->lay;
+#ifdef TRIDI_CUDA_TUNING
+  /* measurement builds: TRIDI_CUDA_LU_TILES=0 leaves the plan to the other rows */
+  if (const char *e = getenv("TRIDI_CUDA_LU_TILES"))
+    if (*e && atoi(e) == 0) return "turned off (TRIDI_CUDA_LU_TILES=0, a tuning build)";
+#endif
+  if (!tiles_dense_systems(L)) return "the systems are not stored one after another with unit-stride rows";
+  if (L->n < (plan->dtype == TRIDI_F64 ? kRtMinNF64 : kRtMinNF32))
+    return "n below 128 (f32) / 256 (f64): cuda_lu_partial is faster there (measured on the H200)";
+  if (L->n > kRtR) return "n above the tile (2048 rows)";
+  int optin = 0;
+  if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, plan->device) != cudaSuccess) {
+    (void)cudaGetLastError(); /* not sticky: leave no error behind */
+    return "the device's shared-memory limit could not be queried";
+  }
+  if (rt_smem(plan->dtype == TRIDI_F64) > (size_t)optin) return "the tile does not fit in shared memory";
+  return NULL;
+}
+
+extern "C" tridi_status tridi_cuda_rpts_tiles_init(struct tridi_plan_s *plan) {
+  using namespace tridi_cuda;
+  RtPlan *rp = (RtPlan *)calloc(1, sizeof *rp);
+  if (!rp) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of host memory");
+  plan->priv = rp;
+  DeviceGuard dg(plan->device);
+  if (dg.err != cudaSuccess) return cuda_error(dg.err, "tridi_plan_create: cudaSetDevice(%d)", plan->device);
+  const tridi_layout *L = &plan->lay;
+  const bool f64 = plan->dtype == TRIDI_F64;
+  rp->smem = rt_smem(f64);
+  rp->minb = rt_minb();
+  const void *fn = rt_kernel(f64, rp->minb);
+  cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)rp->smem);
+  int per_sm = 0, sms = 0;
+  if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, kRtP, rp->smem);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device);
+  if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cuda_lu_tiles kernel attributes");
+  rp->spt = tiles_systems_per_tile(L->n, kRtR, plan->esize);
+  rp->ntiles = (L->nsys + rp->spt - 1) / rp->spt;
+  rp->blocks = var_persistent_blocks(per_sm, sms, rp->ntiles);
+  const tridi_status st = lu_plan_scalar(plan, true, &rp->fb);
+  if (st) return st;
+  rp->flags_off = rp->fb.tile ? 0 : rp->fb.scratch_bytes;
+  plan->ws_bytes = ((rp->flags_off + (size_t)L->nsys * sizeof(int32_t)) + 63) & ~(size_t)63;
+  snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_lu_tiles_r%d_%s", kRtR, f64 ? "f64" : "f32");
+  return TRIDI_SUCCESS;
+}
+
+extern "C" tridi_status tridi_cuda_rpts_tiles_execute(const struct tridi_plan_s *plan, const tridi_args *args) {
+  using namespace tridi_cuda;
+  const RtPlan *rp = (const RtPlan *)plan->priv;
+  const tridi_layout *L = &plan->lay;
+  if (L->nsys == 0) return TRIDI_SUCCESS;
+  DeviceGuard dg(plan->device);
+  if (dg.err != cudaSuccess) return cuda_error(dg.err, "tridi_execute: cudaSetDevice(%d)", plan->device);
+  cudaStream_t stream = (cudaStream_t)args->stream;
+  tridi_args a2 = *args;
+  if (!a2.info) a2.info = (int32_t *)((unsigned char *)args->ws + rp->flags_off);
+  VarParams p;
+  memset(&p, 0, sizeof p);
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) p.op[k] = args->op[k];
+  p.info = a2.info;
+  p.nsys = L->nsys;
+  p.ntiles = rp->ntiles;
+  p.uni_n = L->n;
+  p.uni_spt = rp->spt;
+  p.ph0 = var_packed_phase(args->op, plan->esize);
+  if (plan->dtype == TRIDI_F64) rt_kernel_of<double>(rp->minb)<<<rp->blocks, kRtP, rp->smem, stream>>>(p);
+  else rt_kernel_of<float>(rp->minb)<<<rp->blocks, kRtP, rp->smem, stream>>>(p);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) return cuda_error(e, "tridi_execute: launch of the cuda_lu_tiles kernel");
+  /* the rejected systems (info 1) by the exact elimination */
+  e = lu_launch_scalar(plan, rp->fb, true, &a2, args->ws, stream);
+  if (e != cudaSuccess) return cuda_error(e, "tridi_execute: launch of the cuda_lu_tiles fallback");
+  return TRIDI_SUCCESS;
+}
+
+extern "C" void tridi_cuda_rpts_tiles_destroy(struct tridi_plan_s *plan) {
+  free(plan->priv);
+  plan->priv = NULL;
+}
