@@ -7,6 +7,8 @@
 #ifndef TRIDI_CUDA_PIVOT_RPTS_CUH
 #define TRIDI_CUDA_PIVOT_RPTS_CUH
 
+#include "../common/device.cuh"
+
 #include <cuda_runtime.h>
 
 #include <stdint.h>
@@ -78,12 +80,26 @@ __host__ __device__ __forceinline__ RptsRow<T> rpts_row(const RptsLevel<T> &L, i
   return RptsRow<T>{r > 0 ? q[0] : (T)0, q[s], r < L.n - 1 ? q[2 * s] : (T)0, q[3 * s]};
 }
 
+/* a / b: IEEE (the host model's operation), or FAST on the device: a times
+ * the backend's fast reciprocal (device.cuh rcp_; a few ulps, zero or Inf
+ * beyond the exponent range, where IEEE division might still be finite).
+ * FAST is for kernels whose acceptance check judges the final x (any x it
+ * accepts has a backward error of about 8 eps, whatever rounding made it):
+ * a wrong quotient costs a fallback, never a wrong answer. */
+template <bool FAST, typename T>
+__host__ __device__ __forceinline__ T rpts_div(T a, T b) {
+#ifdef __CUDA_ARCH__
+  if constexpr (FAST) return a * rcp_<T>(b);
+#endif
+  return a / b;
+}
+
 /* One sweep step (rpts_model_t.h rm_step), branch-free: returns true when
  * the next row was the pivot. */
-template <typename T>
+template <bool FAST = false, typename T>
 __host__ __device__ __forceinline__ bool rpts_step(T &s0, T &s1, T &s2, T &sd, T ca, T cb, T cc, T cd) {
   const bool sw = fabs(ca) > fabs(s1);
-  const T r = (sw ? s1 : ca) / (sw ? ca : s1);
+  const T r = rpts_div<FAST>(sw ? s1 : ca, sw ? ca : s1);
   const T n1 = (sw ? s2 : cb) - r * (sw ? cb : s2);
   const T n2 = sw ? -r * cc : cc;
   const T nd = (sw ? sd : cd) - r * (sw ? cd : sd);
@@ -97,16 +113,16 @@ __host__ __device__ __forceinline__ bool rpts_step(T &s0, T &s1, T &s2, T &sd, T
 /* The two sweeps of a partition's rows R[0..M-1] (registers): lo, the
  * lower coarse row (x_first, x_last, x_next: a, b, c), from the downward
  * sweep; up, the upper one (x_prev, x_first, x_last), from the upward. */
-template <typename T, int M>
+template <typename T, int M, bool FAST = false>
 __host__ __device__ __forceinline__ void rpts_reduce_rows(const RptsRow<T> (&R)[M], RptsRow<T> &up,
                                                          RptsRow<T> &lo) {
   T s0 = R[1].a, s1 = R[1].b, s2 = R[1].c, sd = R[1].d;
   T u0 = R[M - 2].c, u1 = R[M - 2].b, u2 = R[M - 2].a, ud = R[M - 2].d;
 RPTS_UNROLL
   for (int j = 2; j < M; ++j) {
-    rpts_step(s0, s1, s2, sd, R[j].a, R[j].b, R[j].c, R[j].d);
+    rpts_step<FAST>(s0, s1, s2, sd, R[j].a, R[j].b, R[j].c, R[j].d);
     const int k = M - 1 - j;
-    rpts_step(u0, u1, u2, ud, R[k].c, R[k].b, R[k].a, R[k].d);
+    rpts_step<FAST>(u0, u1, u2, ud, R[k].c, R[k].b, R[k].a, R[k].d);
   }
   lo = RptsRow<T>{s0, s1, s2, sd};
   up = RptsRow<T>{u2, u1, u0, ud};
@@ -125,14 +141,14 @@ __host__ __device__ __forceinline__ void rpts_put_row(const RptsLevel<T> &C, int
 }
 
 /* Partition p of level L -> coarse rows 2p, 2p+1 of level C. */
-template <typename T, int M>
+template <typename T, int M, bool FAST = false>
 __host__ __device__ __forceinline__ void rpts_reduce(const RptsLevel<T> &L, const RptsLevel<T> &C, int G, int g,
                                             int p) {
   RptsRow<T> R[M];
 RPTS_UNROLL
   for (int j = 0; j < M; ++j) R[j] = rpts_row<T, M>(L, G, g, p * M + j);
   RptsRow<T> up, lo;
-  rpts_reduce_rows<T, M>(R, up, lo);
+  rpts_reduce_rows<T, M, FAST>(R, up, lo);
   rpts_put_row<T, M>(C, G, g, 2 * p + 1, lo);
   rpts_put_row<T, M>(C, G, g, 2 * p, up);
 }
@@ -140,30 +156,30 @@ RPTS_UNROLL
 /* The interior of a partition (rows R, registers) from its boundary
  * values x[0], x[M-1] and its neighbours' xp (row before), xn (row after)
  * (rpts_model_t.h's recomputation); fills x[1..M-2]. */
-template <typename T, int M>
+template <typename T, int M, bool FAST = false>
 __host__ __device__ __forceinline__ void rpts_substitute_rows(const RptsRow<T> (&R)[M], T (&x)[M], T xp, T xn) {
   T q1[M], q2[M], q3[M], qd[M];
   T s0 = 0, s1 = R[1].b, s2 = R[1].c, sd = R[1].d - R[1].a * x[0];
 RPTS_UNROLL
   for (int j = 2; j < M - 1; ++j) {
     const T t1 = s1, t2 = s2, td = sd;
-    const bool sw = rpts_step(s0, s1, s2, sd, R[j].a, R[j].b, R[j].c, R[j].d);
+    const bool sw = rpts_step<FAST>(s0, s1, s2, sd, R[j].a, R[j].b, R[j].c, R[j].d);
     q1[j - 1] = sw ? R[j].a : t1;
     q2[j - 1] = sw ? R[j].b : t2;
     q3[j - 1] = sw ? R[j].c : (T)0;
     qd[j - 1] = sw ? R[j].d : td;
   }
   const bool last = fabs(R[M - 1].a) > fabs(s1);
-  x[M - 2] = last ? (R[M - 1].d - R[M - 1].b * x[M - 1] - R[M - 1].c * xn) / R[M - 1].a
-                  : (sd - s2 * x[M - 1]) / s1;
+  x[M - 2] = last ? rpts_div<FAST>(R[M - 1].d - R[M - 1].b * x[M - 1] - R[M - 1].c * xn, R[M - 1].a)
+                  : rpts_div<FAST>(sd - s2 * x[M - 1], s1);
 RPTS_UNROLL
-  for (int k = M - 3; k >= 1; --k) x[k] = (qd[k] - q2[k] * x[k + 1] - q3[k] * x[k + 2]) / q1[k];
-  if (M > 3 && fabs(R[0].c) > fabs(q1[1])) x[1] = (R[0].d - R[0].a * xp - R[0].b * x[0]) / R[0].c;
+  for (int k = M - 3; k >= 1; --k) x[k] = rpts_div<FAST>(qd[k] - q2[k] * x[k + 1] - q3[k] * x[k + 2], q1[k]);
+  if (M > 3 && fabs(R[0].c) > fabs(q1[1])) x[1] = rpts_div<FAST>(R[0].d - R[0].a * xp - R[0].b * x[0], R[0].c);
 }
 
 /* The interior of partition p of level L from the boundary values in C.x
  * (rpts_model_t.h's recomputation); x: the partition's M values. */
-template <typename T, int M>
+template <typename T, int M, bool FAST = false>
 __host__ __device__ __forceinline__ void rpts_substitute(const RptsLevel<T> &L, const RptsLevel<T> &C, int G, int g,
                                                 int p, T (&x)[M], T &xp, T &xn) {
   RptsRow<T> R[M];
@@ -173,12 +189,12 @@ RPTS_UNROLL
   xn = p < L.P - 1 ? C.x[rpts_xidx<T, M>(C, G, g, 2 * p + 2)] : (T)0;
   x[0] = C.x[rpts_xidx<T, M>(C, G, g, 2 * p)];
   x[M - 1] = C.x[rpts_xidx<T, M>(C, G, g, 2 * p + 1)];
-  rpts_substitute_rows<T, M>(R, x, xp, xn);
+  rpts_substitute_rows<T, M, FAST>(R, x, xp, xn);
 }
 
 /* ?gtsv's elimination (rpts_model_t.h rm_gepp) of the top level (n <=
  * kRptsTop rows) by one thread; x into L.x. */
-template <typename T, int M>
+template <typename T, int M, bool FAST = false>
 __host__ __device__ __forceinline__ void rpts_top(const RptsLevel<T> &L, int G, int g) {
   const int n = L.n;
   T b[kRptsTop], c[kRptsTop], du2[kRptsTop], d[kRptsTop], a[kRptsTop];
@@ -193,11 +209,11 @@ __host__ __device__ __forceinline__ void rpts_top(const RptsLevel<T> &L, int G, 
   for (int i = 0; i < n - 1; ++i) {
     const T al = a[i + 1];
     if (fabs(b[i]) >= fabs(al)) {
-      const T f = al / b[i];
+      const T f = rpts_div<FAST>(al, b[i]);
       b[i + 1] = b[i + 1] - f * c[i];
       d[i + 1] = d[i + 1] - f * d[i];
     } else {
-      const T f = b[i] / al;
+      const T f = rpts_div<FAST>(b[i], al);
       b[i] = al;
       const T t = b[i + 1];
       b[i + 1] = c[i] - f * t;
@@ -211,10 +227,10 @@ __host__ __device__ __forceinline__ void rpts_top(const RptsLevel<T> &L, int G, 
       d[i + 1] = td - f * d[i + 1];
     }
   }
-  T x1 = d[n - 1] / b[n - 1], x2 = 0;
+  T x1 = rpts_div<FAST>(d[n - 1], b[n - 1]), x2 = 0;
   L.x[rpts_xidx<T, M>(L, G, g, n - 1)] = x1;
   for (int i = n - 2; i >= 0; --i) {
-    const T xi = (d[i] - c[i] * x1 - du2[i] * x2) / b[i];
+    const T xi = rpts_div<FAST>(d[i] - c[i] * x1 - du2[i] * x2, b[i]);
     L.x[rpts_xidx<T, M>(L, G, g, i)] = xi;
     x2 = x1;
     x1 = xi;

@@ -48,11 +48,17 @@ namespace {
 constexpr int kRtM = kRptsM;      /* rows a thread (the partition) */
 constexpr int kRtP = kVarThreads; /* threads a block */
 constexpr int kRtR = kRtM * kRtP; /* rows a tile */
+/* divisions by the fast reciprocal (rpts.cuh rpts_div): the acceptance
+ * check judges the final x, so rounding costs at most a fallback */
+constexpr bool kRtFast = true;
 /* The smallest n the row takes.  The kernel needs n >= M (a chunk then
  * holds rows of at most two systems); below these cuda_lu_partial (one
  * thread a system) is faster: H200, % of copy, f32 n = 64 / 128: 30.7 /
  * 18.6 against 22.5 / 22.8 here; f64 n = 128 / 256: 22.6 / 11.0 against
- * 15.2 / 14.9 (docs/perf-log.md, "Pivoting on tiles of whole systems") */
+ * 15.2 / 14.9 (docs/perf-log.md, "Pivoting on tiles of whole systems").
+ * Those figures of this row are from before the fast reciprocals (now f32
+ * 28-30 %, f64 29-30 % from n = 256): the f64 crossover has likely moved
+ * below 128 and the f32 one to about 64; not re-measured yet. */
 constexpr int kRtMinNF32 = 128;
 constexpr int kRtMinNF64 = 256;
 static_assert(kRtMinNF32 >= kRtM && kRtMinNF64 >= kRtM, "a chunk must hold rows of at most two systems");
@@ -192,28 +198,28 @@ __global__ void __launch_bounds__(kRtP, MINB) rpts_tiles_kernel(VarParams p) {
     {
       RptsRow<T> R[M], up, lo;
       load_rows(R);
-      rpts_reduce_rows<T, M>(R, up, lo);
+      rpts_reduce_rows<T, M, kRtFast>(R, up, lo);
       rpts_put_row<T, M>(lvl(0), 1, 0, 2 * tid, up);
       rpts_put_row<T, M>(lvl(0), 1, 0, 2 * tid + 1, lo);
     }
     __syncthreads();
 
     /* 2. the coarse system: level 0 by the block, the rest by warp 0 */
-    if (tid < lvl(0).P) rpts_reduce<T, M>(lvl(0), lvl(1), 1, 0, tid);
+    if (tid < lvl(0).P) rpts_reduce<T, M, kRtFast>(lvl(0), lvl(1), 1, 0, tid);
     __syncthreads();
     if (tid < 32) {
 #pragma unroll
       for (int l = 1; l < kRtL; ++l) {
-        if (tid < lvl(l).P) rpts_reduce<T, M>(lvl(l), lvl(l + 1), 1, 0, tid);
+        if (tid < lvl(l).P) rpts_reduce<T, M, kRtFast>(lvl(l), lvl(l + 1), 1, 0, tid);
         __syncwarp();
       }
-      if (tid == 0) rpts_top<T, M>(lvl(kRtL), 1, 0);
+      if (tid == 0) rpts_top<T, M, kRtFast>(lvl(kRtL), 1, 0);
       __syncwarp();
 #pragma unroll
       for (int l = kRtL - 1; l >= 1; --l) {
         if (tid < lvl(l).P) {
           T x[M], xp, xn;
-          rpts_substitute<T, M>(lvl(l), lvl(l + 1), 1, 0, tid, x, xp, xn);
+          rpts_substitute<T, M, kRtFast>(lvl(l), lvl(l + 1), 1, 0, tid, x, xp, xn);
 #pragma unroll
           for (int j = 0; j < M; ++j)
             if (tid * M + j < lvl(l).n) lvl(l).x[rpts_xidx<T, M>(lvl(l), 1, 0, tid * M + j)] = x[j];
@@ -224,7 +230,7 @@ __global__ void __launch_bounds__(kRtP, MINB) rpts_tiles_kernel(VarParams p) {
     __syncthreads();
     if (tid < lvl(0).P) {
       T x[M], xp, xn;
-      rpts_substitute<T, M>(lvl(0), lvl(1), 1, 0, tid, x, xp, xn);
+      rpts_substitute<T, M, kRtFast>(lvl(0), lvl(1), 1, 0, tid, x, xp, xn);
 #pragma unroll
       for (int j = 0; j < M; ++j) lvl(0).x[rpts_xidx<T, M>(lvl(0), 1, 0, tid * M + j)] = x[j];
     }
@@ -239,7 +245,7 @@ __global__ void __launch_bounds__(kRtP, MINB) rpts_tiles_kernel(VarParams p) {
     x[M - 1] = X0[rpts_xidx<T, M>(lvl(0), 1, 0, 2 * tid + 1)];
     const T xp = tid > 0 ? X0[rpts_xidx<T, M>(lvl(0), 1, 0, 2 * tid - 1)] : (T)0;
     const T xn = tid < P - 1 ? X0[rpts_xidx<T, M>(lvl(0), 1, 0, 2 * tid + 2)] : (T)0;
-    rpts_substitute_rows<T, M>(R, x, xp, xn);
+    rpts_substitute_rows<T, M, kRtFast>(R, x, xp, xn);
 
     /* 4. the acceptance maxima of the chunk's rows, per system: q0 the
      * system of its first tile row, rows j >= split belong to q0 + 1 */
