@@ -309,6 +309,24 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
  * read of info. */
 cudaError_t lu_launch_scalar(const struct tridi_plan_s *plan, const LuPlan &lp, bool resolve,
                              const tridi_args *args, void *scratch, cudaStream_t stream);
+/* The exact second pass of a row that sends the systems it does not accept
+ * back (cuda_lu_partition, cuda_lu_tiles: info 1): the RESOLVE kernels
+ * above, planned for the layout.  The workspace holds the pass's scratch
+ * (workspace form only), then one int32 flag a system, the info array the
+ * row's kernel writes and the pass reads when the caller gives none.
+ * lu_fallback_plan: plan time, the pass and plan->ws_bytes;
+ * lu_fallback_info: execute, the info array of the call;
+ * lu_fallback_launch: execute, the pass on the stream. */
+struct LuFallback {
+  LuPlan lp;
+  size_t flags_off;
+};
+tridi_status lu_fallback_plan(struct tridi_plan_s *plan, LuFallback *fb);
+inline int32_t *lu_fallback_info(const LuFallback &fb, const tridi_args *args) {
+  return args->info ? args->info : (int32_t *)((unsigned char *)args->ws + fb.flags_off);
+}
+cudaError_t lu_fallback_launch(const struct tridi_plan_s *plan, const LuFallback &fb, const tridi_args *args,
+                               cudaStream_t stream);
 /* The streamed tile (lu_stream.cu): its kernel (for attributes and
  * occupancy) and its launch, G systems a block of 128 threads */
 const void *lu_stream_kernel(bool f64);

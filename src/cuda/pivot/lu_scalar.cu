@@ -368,6 +368,21 @@ cudaError_t lu_launch_scalar(const struct tridi_plan_s *plan, const LuPlan &lp, 
   return cudaGetLastError();
 }
 
+tridi_status lu_fallback_plan(struct tridi_plan_s *plan, LuFallback *fb) {
+  const tridi_status st = lu_plan_scalar(plan, true, &fb->lp);
+  if (st) return st;
+  fb->flags_off = fb->lp.tile ? 0 : fb->lp.scratch_bytes;
+  plan->ws_bytes = ((fb->flags_off + (size_t)plan->lay.nsys * sizeof(int32_t)) + 63) & ~(size_t)63;
+  return TRIDI_SUCCESS;
+}
+
+cudaError_t lu_fallback_launch(const struct tridi_plan_s *plan, const LuFallback &fb, const tridi_args *args,
+                               cudaStream_t stream) {
+  tridi_args a2 = *args;
+  a2.info = lu_fallback_info(fb, args);
+  return lu_launch_scalar(plan, fb.lp, true, &a2, args->ws, stream);
+}
+
 } /* namespace tridi_cuda */
 
 /* ------------------------------------------------------------------------ */

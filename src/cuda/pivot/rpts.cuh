@@ -58,7 +58,7 @@ struct RptsLevel {
 };
 
 /* the plane stride of a level of n rows, G systems */
-__host__ __device__ inline int rpts_stride(int n, int M, int G) {
+__host__ __device__ constexpr int rpts_stride(int n, int M, int G) {
   const int Pt = (n + M - 1) / M;
   return Pt * G + ((9 - (Pt * G) % 8) % 8);
 }
@@ -241,7 +241,7 @@ __host__ __device__ __forceinline__ void rpts_top(const RptsLevel<T> &L, int G, 
  * while n_l > kRptsTop and the next is smaller.  Returns the number of
  * reductions; nl[0..L] the sizes.  Host and device (the plan sizes the
  * shared memory with it). */
-__host__ __device__ inline int rpts_levels(int n, int *nl) {
+__host__ __device__ constexpr int rpts_levels(int n, int *nl) {
   int L = 0;
   nl[0] = n;
   while (L < kRptsMaxLevels - 1 && nl[L] > kRptsTop) {
@@ -251,6 +251,35 @@ __host__ __device__ inline int rpts_levels(int n, int *nl) {
   }
   return L;
 }
+
+/* Elements of the levels of n-row systems in shared memory, G systems:
+ * rows and x, 5 M S a level (RptsLevel).  Host and device, constant where
+ * n and G are (cuda_lu_tiles' fixed coarse system). */
+__host__ __device__ constexpr size_t rpts_levels_elems(int n, int G) {
+  int nl[kRptsMaxLevels] = {};
+  const int L = rpts_levels(n, nl);
+  size_t e = 0;
+  for (int l = 0; l <= L; ++l) e += (size_t)5 * kRptsM * rpts_stride(nl[l], kRptsM, G);
+  return e;
+}
+
+/* The acceptance maxima of non-negative values as their bits: an integer
+ * atomicMax orders them as the numbers, and a NaN (positive after fabs)
+ * lies above Inf, so a system with a NaN anywhere is never accepted. */
+template <typename T>
+struct RptsKey;
+template <>
+struct RptsKey<float> {
+  using U = unsigned;
+  static __device__ __forceinline__ U of(float v) { return __float_as_uint(fabsf(v)); }
+  static __device__ __forceinline__ float val(U k) { return __uint_as_float(k); }
+};
+template <>
+struct RptsKey<double> {
+  using U = unsigned long long;
+  static __device__ __forceinline__ U of(double v) { return (U)__double_as_longlong(fabs(v)); }
+  static __device__ __forceinline__ double val(U k) { return __longlong_as_double((long long)k); }
+};
 
 } /* namespace tridi_cuda */
 

@@ -49,11 +49,10 @@ constexpr int kRptsMinN = 512;
 constexpr size_t kRptsStatic = 2048;
 
 struct RptsPlan {
-  LuPlan fb;      /* the exact second pass (RESOLVE) */
+  LuFallback fb;  /* the exact second pass (RESOLVE) and the flags */
   int G, P, threads;
   size_t smem;
   int rowsfast;
-  size_t flags_off; /* workspace: the fallback's scratch, then nsys flags */
 };
 
 /* bytes of the head: so[5G] int64, flag[G] int, red[4G] 64-bit slots */
@@ -64,21 +63,14 @@ __host__ __device__ inline size_t rpts_head_bytes(int G) {
 /* shared memory of a block: the head, then every level's rows (4 M planes
  * of S elements) and x (M planes): 5 M S elements a level (rpts.cuh) */
 __host__ __device__ inline size_t rpts_smem_bytes(int n, int G, size_t es) {
-  int nl[kRptsMaxLevels];
-  const int L = rpts_levels(n, nl);
-  size_t e = 0;
-  for (int l = 0; l <= L; ++l) e += (size_t)5 * kRptsM * rpts_stride(nl[l], kRptsM, G);
-  return rpts_head_bytes(G) + e * es;
+  return rpts_head_bytes(G) + rpts_levels_elems(n, G) * es;
 }
 
-/* non-negative values' order is their bits' order: the block's maxima by
- * integer atomics (a NaN, positive, is above every number: rejected) */
+/* the block's maxima by integer atomics on the values' bits (RptsKey) */
 __device__ __forceinline__ void rpts_max(unsigned long long *slot, double v) {
-  atomicMax(slot, (unsigned long long)__double_as_longlong(fabs(v)));
+  atomicMax(slot, RptsKey<double>::of(v));
 }
-__device__ __forceinline__ double rpts_get(const unsigned long long *slot) {
-  return __longlong_as_double((long long)*slot);
-}
+__device__ __forceinline__ double rpts_get(const unsigned long long *slot) { return RptsKey<double>::val(*slot); }
 
 /* the acceptance rule of system t from the block's maxima (rpts_model.h):
  * max |r| <= kRptsTau eps (||A|| ||x|| + ||d||), x and the bound finite in
@@ -285,7 +277,7 @@ inline int ilog2_(int v) {
 
 /* The block shape: P threads a system, G systems (a power of two <= 32)
  * while G P <= 256 and the shared memory fits; 0 when n is out of reach. */
-tridi_status rpts_plan(const struct tridi_plan_s *plan, RptsPlan *rp, bool *fits) {
+tridi_status rpts_plan(struct tridi_plan_s *plan, RptsPlan *rp, bool *fits) {
   const tridi_layout *L = &plan->lay;
   const size_t es = plan->esize;
   const bool f64 = plan->dtype == TRIDI_F64;
@@ -316,9 +308,8 @@ tridi_status rpts_plan(const struct tridi_plan_s *plan, RptsPlan *rp, bool *fits
   rp->smem = smem;
   for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
     if (L->axis_stride[k] == 1 || L->axis_stride[k] == -1) rp->rowsfast |= 1 << k;
-  const tridi_status st = lu_plan_scalar(plan, true, &rp->fb);
+  const tridi_status st = lu_fallback_plan(plan, &rp->fb);
   if (st) return st;
-  rp->flags_off = rp->fb.tile ? 0 : rp->fb.scratch_bytes;
   *fits = true;
   return TRIDI_SUCCESS;
 }
@@ -360,7 +351,6 @@ extern "C" tridi_status tridi_cuda_rpts_init(struct tridi_plan_s *plan) {
   if (!fits)
     return tridi_set_error(TRIDI_ERR_NOT_SUPPORTED,
                            "tridi_plan_create: the partitioned pivoting tile does not fit this device");
-  plan->ws_bytes = ((rp->flags_off + (size_t)plan->lay.nsys * sizeof(int32_t)) + 63) & ~(size_t)63;
   snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_lu_partition_m%d_g%d_%s", kRptsM, rp->G,
            plan->dtype == TRIDI_F64 ? "f64" : "f32");
   return TRIDI_SUCCESS;
@@ -374,8 +364,7 @@ extern "C" tridi_status tridi_cuda_rpts_execute(const struct tridi_plan_s *plan,
   DeviceGuard dg(plan->device);
   if (dg.err != cudaSuccess) return cuda_error(dg.err, "tridi_execute: cudaSetDevice(%d)", plan->device);
   cudaStream_t stream = (cudaStream_t)args->stream;
-  tridi_args a2 = *args;
-  if (!a2.info) a2.info = (int32_t *)((unsigned char *)args->ws + rp->flags_off);
+  int32_t *info = lu_fallback_info(rp->fb, args);
   LuParams p;
   memset(&p, 0, sizeof p);
   for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
@@ -392,12 +381,12 @@ extern "C" tridi_status tridi_cuda_rpts_execute(const struct tridi_plan_s *plan,
   p.rowsfast = rp->rowsfast;
   p.ndiv = make_fastdiv((uint32_t)L->n);
   const unsigned grid = (unsigned)((L->nsys + rp->G - 1) / rp->G);
-  if (plan->dtype == TRIDI_F64) rpts_tile<double><<<grid, rp->threads, rp->smem, stream>>>(p, a2.info);
-  else rpts_tile<float><<<grid, rp->threads, rp->smem, stream>>>(p, a2.info);
+  if (plan->dtype == TRIDI_F64) rpts_tile<double><<<grid, rp->threads, rp->smem, stream>>>(p, info);
+  else rpts_tile<float><<<grid, rp->threads, rp->smem, stream>>>(p, info);
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) return cuda_error(e, "tridi_execute: launch of the cuda_lu_partition kernel");
   /* the rejected systems (info 1) by the exact elimination */
-  e = lu_launch_scalar(plan, rp->fb, true, &a2, args->ws, stream);
+  e = lu_fallback_launch(plan, rp->fb, args, stream);
   if (e != cudaSuccess) return cuda_error(e, "tridi_execute: launch of the cuda_lu_partition fallback");
   return TRIDI_SUCCESS;
 }

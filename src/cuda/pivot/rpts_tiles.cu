@@ -63,8 +63,10 @@ constexpr int kRtMinNF32 = 128;
 constexpr int kRtMinNF64 = 256;
 static_assert(kRtMinNF32 >= kRtM && kRtMinNF64 >= kRtM, "a chunk must hold rows of at most two systems");
 
-/* The coarse system's levels: 2P rows, then 2 ceil(n_l / M) while n_l >
- * kRptsTop (rpts_levels' rule): 512, 128, 32, 8 */
+/* The coarse system's levels: 2P = 512 rows, then 128, 32 and the 8-row
+ * top (kRtL = 3 reductions).  rpts_levels' rule in closed form, which the
+ * kernel's unrolled loops fold to constants (rpts_levels' array does not:
+ * it put the sizes on the stack); the static_assert ties the two. */
 __host__ __device__ constexpr int rt_level_n(int l) {
   int n = 2 * kRtP;
   for (int i = 0; i < l; ++i) n = 2 * ((n + kRtM - 1) / kRtM);
@@ -75,32 +77,18 @@ __host__ __device__ constexpr int rt_levels() {
   while (rt_level_n(l) > kRptsTop) ++l;
   return l;
 }
-constexpr int kRtL = rt_levels(); /* reductions of the coarse system (3) */
-static_assert(rt_level_n(1) / kRtM <= 32, "the coarse levels above the first are warp 0's");
-
-/* elements of the coarse levels (rows and x: 5 M S a level, G = 1) */
-__host__ __device__ inline int rt_levels_elems() {
-  int e = 0;
-  for (int l = 0; l <= kRtL; ++l) e += 5 * kRtM * rpts_stride(rt_level_n(l), kRtM, 1);
-  return e;
+constexpr int kRtL = rt_levels();
+constexpr bool rt_levels_are_rpts() {
+  int nl[kRptsMaxLevels] = {};
+  if (rpts_levels(2 * kRtP, nl) != kRtL) return false;
+  for (int l = 0; l <= kRtL; ++l)
+    if (nl[l] != rt_level_n(l)) return false;
+  return true;
 }
-
-/* The acceptance maxima of non-negative values as their bits (an integer
- * max keeps a NaN: its bits lie above Inf's) */
-template <typename T>
-struct RtKey;
-template <>
-struct RtKey<float> {
-  using U = unsigned;
-  static __device__ __forceinline__ U of(float v) { return __float_as_uint(fabsf(v)); }
-  static __device__ __forceinline__ float val(U k) { return __uint_as_float(k); }
-};
-template <>
-struct RtKey<double> {
-  using U = unsigned long long;
-  static __device__ __forceinline__ U of(double v) { return (U)__double_as_longlong(fabs(v)); }
-  static __device__ __forceinline__ double val(U k) { return __longlong_as_double((long long)k); }
-};
+static_assert(rt_levels_are_rpts(), "the coarse levels must be rpts_levels' for 2P rows");
+static_assert(rt_level_n(1) / kRtM <= 32, "the coarse levels above the first are warp 0's");
+/* their elements in shared memory (a constant: rows and x of every level) */
+constexpr size_t kRtLevelsElems = rpts_levels_elems(2 * kRtP, 1);
 
 /* Shared memory of a block (bytes): the tile [4][LDS], the coarse levels,
  * the systems' slots [4][P] (|r|, ||A||, |x|, |d| maxima) and verdicts [P] */
@@ -110,11 +98,11 @@ __host__ __device__ constexpr size_t rt_tile_bytes() {
 }
 template <typename T>
 __host__ __device__ inline size_t rt_slots_off() {
-  return (rt_tile_bytes<T>() + (size_t)rt_levels_elems() * sizeof(T) + 15) & ~(size_t)15;
+  return (rt_tile_bytes<T>() + kRtLevelsElems * sizeof(T) + 15) & ~(size_t)15;
 }
 template <typename T>
 __host__ __device__ inline size_t rt_smem_bytes() {
-  return rt_slots_off<T>() + (size_t)4 * kRtP * sizeof(typename RtKey<T>::U) + (size_t)kRtP * sizeof(int);
+  return rt_slots_off<T>() + (size_t)4 * kRtP * sizeof(typename RptsKey<T>::U) + (size_t)kRtP * sizeof(int);
 }
 
 /* MINB: blocks an SM the registers must allow.  The kernel waits mostly at
@@ -128,8 +116,7 @@ constexpr int kRtMinB = sizeof(T) == 4 ? 4 : 2;
 template <typename T, int MINB>
 __global__ void __launch_bounds__(kRtP, MINB) rpts_tiles_kernel(VarParams p) {
   constexpr int M = kRtM, P = kRtP, V = Vec<T>::n;
-  using VT = typename Vec<T>::type;
-  using K = RtKey<T>;
+  using K = RptsKey<T>;
   using U = typename K::U;
   static_assert(M % V == 0 && (128 / sizeof(T)) % M == 0, "chunks must be whole 16-byte pieces of a pad period");
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -180,14 +167,8 @@ __global__ void __launch_bounds__(kRtP, MINB) rpts_tiles_kernel(VarParams p) {
     const bool live = r0 < npos;
     auto load_rows = [&](RptsRow<T>(&R)[M]) {
       if (live) {
-        union {
-          VT q[4][M / V];
-          T e[4][M];
-        } v;
-#pragma unroll
-        for (int k = 0; k < 4; ++k)
-#pragma unroll
-          for (int i = 0; i < M / V; ++i) v.q[k][i] = *(const VT *)(buf + k * LDS + pr0 + i * V);
+        VarChunk<T, M> v;
+        var_chunk_load<T, M>(v, buf, LDS, pr0);
 #pragma unroll
         for (int j = 0; j < M; ++j) R[j] = RptsRow<T>{v.e[0][j], v.e[1][j], v.e[2][j], v.e[3][j]};
       } else {
@@ -289,16 +270,7 @@ __global__ void __launch_bounds__(kRtP, MINB) rpts_tiles_kernel(VarParams p) {
       p.info[sys0 + q] = ok ? 0 : 1;
       bad |= !ok;
     }
-    if (live) {
-      union {
-        VT q[M / V];
-        T e[M];
-      } v;
-#pragma unroll
-      for (int j = 0; j < M; ++j) v.e[j] = x[j];
-#pragma unroll
-      for (int i = 0; i < M / V; ++i) *(VT *)(buf + pr0 + i * V) = v.q[i];
-    }
+    if (live) var_chunk_store<T, M>(buf, pr0, x);
     if (!__syncthreads_or(bad)) {
       var_tile_store<T, P>(p, row0, nrows, ph, vec, buf, tid);
     } else {
@@ -313,12 +285,11 @@ __global__ void __launch_bounds__(kRtP, MINB) rpts_tiles_kernel(VarParams p) {
 }
 
 struct RtPlan {
-  LuPlan fb; /* the exact second pass (RESOLVE) */
+  LuFallback fb; /* the exact second pass (RESOLVE) and the flags */
   int64_t spt, ntiles;
   int blocks;
   size_t smem;
   int minb;
-  size_t flags_off; /* workspace: the fallback's scratch, then nsys flags */
 };
 
 size_t rt_smem(bool f64) { return f64 ? rt_smem_bytes<double>() : rt_smem_bytes<float>(); }
@@ -394,10 +365,8 @@ extern "C" tridi_status tridi_cuda_rpts_tiles_init(struct tridi_plan_s *plan) {
   rp->spt = tiles_systems_per_tile(L->n, kRtR, plan->esize);
   rp->ntiles = (L->nsys + rp->spt - 1) / rp->spt;
   rp->blocks = var_persistent_blocks(per_sm, sms, rp->ntiles);
-  const tridi_status st = lu_plan_scalar(plan, true, &rp->fb);
+  const tridi_status st = lu_fallback_plan(plan, &rp->fb);
   if (st) return st;
-  rp->flags_off = rp->fb.tile ? 0 : rp->fb.scratch_bytes;
-  plan->ws_bytes = ((rp->flags_off + (size_t)L->nsys * sizeof(int32_t)) + 63) & ~(size_t)63;
   snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_lu_tiles_r%d_%s", kRtR, f64 ? "f64" : "f32");
   return TRIDI_SUCCESS;
 }
@@ -410,12 +379,10 @@ extern "C" tridi_status tridi_cuda_rpts_tiles_execute(const struct tridi_plan_s 
   DeviceGuard dg(plan->device);
   if (dg.err != cudaSuccess) return cuda_error(dg.err, "tridi_execute: cudaSetDevice(%d)", plan->device);
   cudaStream_t stream = (cudaStream_t)args->stream;
-  tridi_args a2 = *args;
-  if (!a2.info) a2.info = (int32_t *)((unsigned char *)args->ws + rp->flags_off);
   VarParams p;
   memset(&p, 0, sizeof p);
   for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) p.op[k] = args->op[k];
-  p.info = a2.info;
+  p.info = lu_fallback_info(rp->fb, args);
   p.nsys = L->nsys;
   p.ntiles = rp->ntiles;
   p.uni_n = L->n;
@@ -426,7 +393,7 @@ extern "C" tridi_status tridi_cuda_rpts_tiles_execute(const struct tridi_plan_s 
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) return cuda_error(e, "tridi_execute: launch of the cuda_lu_tiles kernel");
   /* the rejected systems (info 1) by the exact elimination */
-  e = lu_launch_scalar(plan, rp->fb, true, &a2, args->ws, stream);
+  e = lu_fallback_launch(plan, rp->fb, args, stream);
   if (e != cudaSuccess) return cuda_error(e, "tridi_execute: launch of the cuda_lu_tiles fallback");
   return TRIDI_SUCCESS;
 }

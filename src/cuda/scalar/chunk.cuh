@@ -546,7 +546,8 @@ __device__ __forceinline__ void chunk_eliminate(const Load &ld, int64_t row0, in
   /* SEG: row k (< n) with a = 0 closes the segment before it.  Selects,
    * not a branch: a branch a row (with its convergence barrier) and bool
    * flags in bytes nearly doubled the elimination's instructions
-   * (docs/perf-log.md, session 14) */
+   * (docs/perf-log.md, "Where the tiles' growth detection spends its
+   * instructions") */
   [[maybe_unused]] auto seg_row = [&](int k, T ak) {
     const bool t = (FULL || row0 + k < n) && ak == (T)0;
     const bool g = (T)kGrowY * ga.ymax() > (T)TRIDI_GROWTH_LIMIT * ga.bmax();

@@ -209,6 +209,39 @@ __device__ __forceinline__ int var_pad(int r) {
   return r + (int)((unsigned)r / W * V); /* r >= 0: unsigned, a shift */
 }
 
+/* A chunk's M rows of a, b, c, d in a tile in shared memory (buf [4][LDS],
+ * the chunk's first row at element pr0, whole 16-byte pieces inside a pad
+ * period): e[k][j] is operand k of chunk row j, read as 16-byte loads
+ * (var_chunk_load).  var_chunk_store: the chunk's M values of x to the
+ * tile's first array at pr0, as 16-byte stores. */
+template <typename T, int M>
+union VarChunk {
+  typename Vec<T>::type q[4][M / Vec<T>::n];
+  T e[4][M];
+};
+template <typename T, int M>
+__device__ __forceinline__ void var_chunk_load(VarChunk<T, M> &v, const T *buf, int LDS, int pr0) {
+  constexpr int V = Vec<T>::n;
+  using VT = typename Vec<T>::type;
+#pragma unroll
+  for (int k = 0; k < 4; ++k)
+#pragma unroll
+    for (int i = 0; i < M / V; ++i) v.q[k][i] = *(const VT *)(buf + k * LDS + pr0 + i * V);
+}
+template <typename T, int M>
+__device__ __forceinline__ void var_chunk_store(T *buf, int pr0, const T (&x)[M]) {
+  constexpr int V = Vec<T>::n;
+  using VT = typename Vec<T>::type;
+  union {
+    VT q[M / V];
+    T e[M];
+  } v;
+#pragma unroll
+  for (int j = 0; j < M; ++j) v.e[j] = x[j];
+#pragma unroll
+  for (int i = 0; i < M / V; ++i) *(VT *)(buf + pr0 + i * V) = v.q[i];
+}
+
 /* A PACKED tile into shared memory: rows row0 .. row0 + nrows - 1 of a, b,
  * c, d at positions ph .. ph + nrows - 1 of buf ([4][LDS], position i at
  * var_pad(i)).  vec: the arrays share a 16-byte phase and ph is the phase

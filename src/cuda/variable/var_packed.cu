@@ -92,7 +92,6 @@ template <typename T, int M, bool GROW, bool UNI>
 __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
   constexpr int P = kVarThreads;
   constexpr int V = Vec<T>::n; /* elements of a 16-byte piece */
-  using VT = typename Vec<T>::type;
   /* a chunk never straddles a 16-byte pad (M divides the 128-byte pad
    * period) and starts on a 16-byte boundary: chunk row j sits at
    * var_pad(r0) + j, read and written as M / V 16-byte vectors */
@@ -153,14 +152,8 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
     const bool live = r0 < npos;
     ChunkState<T, M> cs;
     if (live) {
-      union {
-        VT q[4][M / V];
-        T e[4][M];
-      } v;
-#pragma unroll
-      for (int k = 0; k < 4; ++k)
-#pragma unroll
-        for (int i = 0; i < M / V; ++i) v.q[k][i] = *(const VT *)(buf + k * LDS + pr0 + i * V);
+      VarChunk<T, M> v;
+      var_chunk_load<T, M>(v, buf, LDS, pr0);
       /* SEG: each system's rows of the chunk checked with their own maxima */
       chunk_eliminate<T, M, true, GROW, true>([&](int k, int j) -> T { return v.e[k][j]; }, 1, INT64_MAX, cs);
     } else {
@@ -205,14 +198,10 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
       /* 6. x into shared memory (a's region: every read of it is done;
        * the identity rows of the chunk too); info 0 for every system */
       if (live) {
-        union {
-          VT q[M / V];
-          T e[M];
-        } v;
+        T x[M];
 #pragma unroll
-        for (int j = 0; j < M; ++j) v.e[j] = chunk_x(cs, j, xF, xL);
-#pragma unroll
-        for (int i = 0; i < M / V; ++i) *(VT *)(buf + pr0 + i * V) = v.q[i];
+        for (int j = 0; j < M; ++j) x[j] = chunk_x(cs, j, xF, xL);
+        var_chunk_store<T, M>(buf, pr0, x);
       }
       if (p.info)
         for (int q = tid; q < tile.nsys; q += P) p.info[tile.sys0 + q] = 0;

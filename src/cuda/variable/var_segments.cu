@@ -99,7 +99,6 @@ __device__ __forceinline__ void seg_front(const VarParams &p, const SegGeom &g, 
                                           int tid, SegFront<T, M> &f, During during_copy) {
   constexpr int P = kVarThreads;
   constexpr int V = Vec<T>::n;
-  using VT = typename Vec<T>::type;
   static_assert((128 / sizeof(T)) % M == 0 && M % V == 0,
                 "chunks must be whole 16-byte pieces inside a pad period");
   constexpr int LDS = var_tile_lds<T>(M);
@@ -125,14 +124,8 @@ __device__ __forceinline__ void seg_front(const VarParams &p, const SegGeom &g, 
   ChunkState<T, M> &cs = f.cs;
   f.amx = f.dmx = (T)0;
   if (f.live) {
-    union {
-      VT q[4][M / V];
-      T e[4][M];
-    } v;
-#pragma unroll
-    for (int kk = 0; kk < 4; ++kk)
-#pragma unroll
-      for (int i = 0; i < M / V; ++i) v.q[kk][i] = *(const VT *)(buf + kk * LDS + pr0 + i * V);
+    VarChunk<T, M> v;
+    var_chunk_load<T, M>(v, buf, LDS, pr0);
     chunk_eliminate<T, M, true>([&](int kk, int jj) -> T { return v.e[kk][jj]; }, 1, INT64_MAX, cs);
     if (GROW) {
 #pragma unroll
@@ -193,8 +186,6 @@ __device__ __forceinline__ int32_t seg_solve(const VarParams &p, const SegGeom &
                                              const SegFront<T, M> &f, T Fk, T Lk, T Lprev, T Fnext,
                                              T A, T D, T X, T *buf, T *rs, int *badrow, int tid) {
   constexpr int P = kVarThreads;
-  constexpr int V = Vec<T>::n;
-  using VT = typename Vec<T>::type;
   constexpr int LDS = var_tile_lds<T>(M);
   T *rp = rs + 2 * P;
   const int r0 = tid * M, pr0 = var_pad<T>(r0);
@@ -236,14 +227,7 @@ __device__ __forceinline__ int32_t seg_solve(const VarParams &p, const SegGeom &
   const int anyflag = __syncthreads_or(inacc);
   /* x into a's region (all reads of it done), then to device memory */
   if (f.live) {
-    union {
-      VT q[M / V];
-      T e[M];
-    } v;
-#pragma unroll
-    for (int jj = 0; jj < M; ++jj) v.e[jj] = x[jj];
-#pragma unroll
-    for (int i = 0; i < M / V; ++i) *(VT *)(buf + pr0 + i * V) = v.q[i];
+    var_chunk_store<T, M>(buf, pr0, x);
   }
   __syncthreads();
   var_tile_store<T, P>(p, g.o + g.rb, g.nrows, g.lo, g.vec, buf, tid);
