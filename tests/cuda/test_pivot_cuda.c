@@ -30,8 +30,8 @@
  *                      ?gtsv's, with and without info, some executes in a
  *                      graph (in place among them);
  *   gpu_tiles          cuda_lu_tiles (systems one after another, n = 128
- *                      (f32) / 256 (f64) .. 2048) on the collection, as gpu_partition, and the
- *                      rows around its limits. */
+ *                      (f32) / 256 (f64) .. 2048) on the collection, as
+ *                      gpu_partition, and the rows around its limits. */
 #include "matgen_problem.h"
 #include "tt_dev.h"
 #include "tt_variable.h"
