@@ -29,8 +29,8 @@
  *                      layout, f32/f64, backward error within 10x of
  *                      ?gtsv's, with and without info, some executes in a
  *                      graph (in place among them);
- *   gpu_tiles          cuda_lu_tiles (systems one after another, n = 128
- *                      (f32) / 256 (f64) .. 2048) on the collection, as
+ *   gpu_tiles          cuda_lu_tiles (systems one after another, n = 56
+ *                      (f32) / 64 (f64) .. 2048) on the collection, as
  *                      gpu_partition, and the rows around its limits. */
 #include "matgen_problem.h"
 #include "tt_dev.h"
@@ -378,21 +378,21 @@ static void gpu_partition(void **state) {
       for (size_t i = 0; i < sizeof ns / sizeof ns[0]; ++i) {
         const int64_t n = ns[i];
         const int dense = lays[l] == L_CONTIG || lays[l] == L_INPLACE;
-        const char *want = dense && n <= 2048 && n >= 256 ? "cuda_lu_tiles_" : n >= 512 ? "cuda_lu_partition_" : "cuda_lu_partial_";
+        const char *want = dense && n <= 2048 && n >= 64 ? "cuda_lu_tiles_" : n >= 512 ? "cuda_lu_partition_" : "cuda_lu_partial_";
         collection_case(lays[l], t ? TRIDI_F64 : TRIDI_F32, n, 2 * mg_count, k++, want, "gpu_partition");
       }
   tt_assert_no_failures();
 }
 
-/* The tiles row (cuda_lu_tiles): systems stored one after another, n = 128
- * (f32) / 256 (f64) .. 2048 (tiles of 16 systems down to one; the n around
+/* The tiles row (cuda_lu_tiles): systems stored one after another, n = 56
+ * (f32) / 64 (f64) .. 2048 (tiles of 36 systems down to one; the n around
  * those limits go to the other rows), the collection, f32/f64, out of place
  * and in place, with and without info, in a graph; n = 1024 with 600
  * systems: more tiles than the persistent grid's blocks. */
 static void gpu_tiles(void **state) {
   (void)state;
   SKIP_WITHOUT_GPU();
-  static const int64_t ns[] = {127, 128, 129, 255, 256, 683, 2047, 2048, 2049};
+  static const int64_t ns[] = {55, 56, 63, 64, 65, 255, 683, 2047, 2048, 2049};
   static const lay_kind lays[] = {L_CONTIG, L_INPLACE};
   uint64_t k = 0;
   for (int t = 0; t < 2; ++t) {
@@ -400,7 +400,7 @@ static void gpu_tiles(void **state) {
     for (size_t l = 0; l < sizeof lays / sizeof lays[0]; ++l)
       for (size_t i = 0; i < sizeof ns / sizeof ns[0]; ++i) {
         const int64_t n = ns[i];
-        const int64_t lo = t ? 256 : 128;
+        const int64_t lo = t ? 64 : 56;
         const char *want = n < lo ? "cuda_lu_partial_" : n > 2048 ? "cuda_lu_partition_" : "cuda_lu_tiles_";
         collection_case(lays[l], dt, n, n <= 256 ? 3 * mg_count + 1 : 2 * mg_count, k++, want, "gpu_tiles");
       }

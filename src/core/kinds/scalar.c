@@ -278,7 +278,7 @@ static const tridi_solver scalar_solvers[] = {
     {"cuda_cr_rd", TRIDI_BACKEND_CUDA, TRIDI_ALG_CR_RD, TRIDI_RANK_EXPLICIT,
      tridi_cuda_alg_applies, tridi_cuda_alg_init, tridi_cuda_alg_execute, tridi_cuda_alg_destroy},
     /* CUDA, pivoting (pivot = partial), first where it applies (systems
-     * stored one after another, 128 (f32) / 256 (f64) <= n <= 2048, where
+     * stored one after another, 56 (f32) / 64 (f64) <= n <= 2048, where
      * it was measured faster than cuda_lu_partial): the partitioned
      * elimination below on tiles of whole systems, the partitions in
      * registers (src/cuda/pivot/rpts_tiles.cu). */

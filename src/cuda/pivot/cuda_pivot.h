@@ -33,7 +33,7 @@ void tridi_cuda_rpts_destroy(struct tridi_plan_s *plan);
 /* The cuda_lu_tiles row (scalar kind, rpts_tiles.cu): the partitioned
  * elimination on tiles of whole systems (2048 rows a block, 8 rows a
  * thread in registers) for batches stored one after another (unit-stride
- * rows, system s at element s n), 128 (f32) / 256 (f64) <= n <= 2048;
+ * rows, system s at element s n), 56 (f32) / 64 (f64) <= n <= 2048;
  * the systems its residual check does not accept are solved again by
  * cuda_lu_partial's exact kernel in a second launch on the same stream. */
 const char *tridi_cuda_rpts_tiles_applies(const struct tridi_plan_s *plan);

@@ -3,7 +3,7 @@
  * whole systems, shaped like the non-pivoting tiles (src/cuda/scalar/
  * tiles.cu, src/cuda/variable/var_packed.cu).  For batches whose systems
  * are stored one after another (every operand unit-stride, system s at
- * element s n), 128 (f32) / 256 (f64) <= n <= 2048.
+ * element s n), 56 (f32) / 64 (f64) <= n <= 2048.
  *
  * A block of P = 256 threads takes a tile of R = 2048 rows holding
  * floor(R / n) whole systems, copied into shared memory in 16-byte pieces
@@ -53,14 +53,12 @@ constexpr int kRtR = kRtM * kRtP; /* rows a tile */
 constexpr bool kRtFast = true;
 /* The smallest n the row takes.  The kernel needs n >= M (a chunk then
  * holds rows of at most two systems); below these cuda_lu_partial (one
- * thread a system) is faster: H200, % of copy, f32 n = 64 / 128: 30.7 /
- * 18.6 against 22.5 / 22.8 here; f64 n = 128 / 256: 22.6 / 11.0 against
- * 15.2 / 14.9 (docs/perf-log.md, "Pivoting on tiles of whole systems").
- * Those figures of this row are from before the fast reciprocals (now f32
- * 28-30 %, f64 29-30 % from n = 256): the f64 crossover has likely moved
- * below 128 and the f32 one to about 64; not re-measured yet. */
-constexpr int kRtMinNF32 = 128;
-constexpr int kRtMinNF64 = 256;
+ * thread a system) is faster.  H200, % of copy, cuda_lu_partial / this
+ * row (the same at every n): f32 n = 48 / 64: 36.6 / 30.8 against 34.5;
+ * f64 n = 48 / 64: 42.1 / 34.1 against 36.2 (docs/perf-log.md, "Where the
+ * row applies now"). */
+constexpr int kRtMinNF32 = 56;
+constexpr int kRtMinNF64 = 64;
 static_assert(kRtMinNF32 >= kRtM && kRtMinNF64 >= kRtM, "a chunk must hold rows of at most two systems");
 
 /* The coarse system's levels: 2P = 512 rows, then 128, 32 and the 8-row
@@ -90,6 +88,48 @@ static_assert(rt_level_n(1) / kRtM <= 32, "the coarse levels above the first are
 /* their elements in shared memory (a constant: rows and x of every level) */
 constexpr size_t kRtLevelsElems = rpts_levels_elems(2 * kRtP, 1);
 
+/* Level l's descriptor (RptsLevel, G = 1) from the coarse area's base.  A
+ * template, so that every offset, size and stride is a compile-time
+ * constant: built from the level number at run time (a loop over the
+ * levels below), it cost the serial coarse solve its index arithmetic at
+ * every access. */
+__host__ __device__ constexpr int rt_level_off(int l) {
+  int off = 0;
+  for (int i = 0; i < l; ++i) off += 5 * kRtM * rpts_stride(rt_level_n(i), kRtM, 1);
+  return off;
+}
+template <typename T, int l>
+__device__ __forceinline__ RptsLevel<T> rt_lvl(T *base) {
+  constexpr int off = rt_level_off(l), nl = rt_level_n(l), S = rpts_stride(nl, kRtM, 1);
+  constexpr int parts = l < kRtL ? (nl + kRtM - 1) / kRtM : 0;
+  return RptsLevel<T>{base + off, base + off + 4 * kRtM * S, S, nl, parts};
+}
+
+/* Levels l .. kRtL of the coarse system by warp 0 (tid < 32): reduce
+ * level l into l + 1, solve the levels above, then level l's x from
+ * theirs.  Between levels only __syncwarp. */
+template <typename T, int l>
+__device__ __forceinline__ void rt_coarse_warp(T *base, int tid) {
+  constexpr int M = kRtM;
+  if constexpr (l == kRtL) {
+    if (tid == 0) rpts_top<T, M, kRtFast>(rt_lvl<T, l>(base), 1, 0);
+    __syncwarp();
+  } else {
+    const RptsLevel<T> L = rt_lvl<T, l>(base), C = rt_lvl<T, l + 1>(base);
+    static_assert(rt_level_n(l) % M == 0, "whole partitions: every x of the level is stored");
+    if (tid < L.P) rpts_reduce<T, M, kRtFast>(L, C, 1, 0, tid);
+    __syncwarp();
+    rt_coarse_warp<T, l + 1>(base, tid);
+    if (tid < L.P) {
+      T x[M], xp, xn;
+      rpts_substitute<T, M, kRtFast>(L, C, 1, 0, tid, x, xp, xn);
+#pragma unroll
+      for (int j = 0; j < M; ++j) L.x[rpts_xidx<T, M>(L, 1, 0, tid * M + j)] = x[j];
+    }
+    __syncwarp();
+  }
+}
+
 /* Shared memory of a block (bytes): the tile [4][LDS], the coarse levels,
  * the systems' slots [4][P] (|r|, ||A||, |x|, |d| maxima) and verdicts [P] */
 template <typename T>
@@ -107,12 +147,14 @@ __host__ __device__ inline size_t rt_smem_bytes() {
 
 /* MINB: blocks an SM the registers must allow.  The kernel waits mostly at
  * barriers while a few threads solve the coarse levels, so more blocks an
- * SM help: f32 4 (64 registers, 44 bytes spilled; the shared memory allows
- * 4), measured 17 -> 22 -> 23.5 % of copy for 2, 3, 4; f64 2 (128
- * registers; its shared memory allows no more).  Tuning builds compile 2, 3
- * and 4 for both (TRIDI_CUDA_RT_MINB). */
+ * SM help, up to where spills lengthen that serial chain: f32 3 (80
+ * registers; 4 allows 64, which spilled 296 bytes: 34.5 against 33 % of
+ * copy; with the coarse levels' indices computed at run time 4 had been
+ * the better, 23.5 against 22), f64 2 (128 registers; its shared memory
+ * allows no more).  Tuning builds compile 2, 3 and 4 for both
+ * (TRIDI_CUDA_RT_MINB). */
 template <typename T>
-constexpr int kRtMinB = sizeof(T) == 4 ? 4 : 2;
+constexpr int kRtMinB = sizeof(T) == 4 ? 3 : 2;
 template <typename T, int MINB>
 __global__ void __launch_bounds__(kRtP, MINB) rpts_tiles_kernel(VarParams p) {
   constexpr int M = kRtM, P = kRtP, V = Vec<T>::n;
@@ -124,14 +166,8 @@ __global__ void __launch_bounds__(kRtP, MINB) rpts_tiles_kernel(VarParams p) {
   T *buf = (T *)smem_raw; /* [4][LDS]: a, b, c, d; x reuses a */
   U *slot = (U *)(smem_raw + rt_slots_off<T>());
   int *okf = (int *)(slot + 4 * P);
-  /* level l's descriptor, from constants (not kept in registers) */
-  T *const lvbase = buf + 4 * LDS;
-  auto lvl = [&](int l) -> RptsLevel<T> {
-    int off = 0;
-    for (int i = 0; i < l; ++i) off += 5 * M * rpts_stride(rt_level_n(i), M, 1);
-    const int nl = rt_level_n(l), S = rpts_stride(nl, M, 1);
-    return RptsLevel<T>{lvbase + off, lvbase + off + 4 * M * S, S, nl, l < kRtL ? (nl + M - 1) / M : 0};
-  };
+  T *const lvbase = buf + 4 * LDS; /* the coarse levels (rt_lvl) */
+  const RptsLevel<T> L0 = rt_lvl<T, 0>(lvbase), L1 = rt_lvl<T, 1>(lvbase);
   const int tid = threadIdx.x;
   const int r0 = tid * M, pr0 = var_pad<T>(r0);
   const int n = (int)p.uni_n;
@@ -180,40 +216,21 @@ __global__ void __launch_bounds__(kRtP, MINB) rpts_tiles_kernel(VarParams p) {
       RptsRow<T> R[M], up, lo;
       load_rows(R);
       rpts_reduce_rows<T, M, kRtFast>(R, up, lo);
-      rpts_put_row<T, M>(lvl(0), 1, 0, 2 * tid, up);
-      rpts_put_row<T, M>(lvl(0), 1, 0, 2 * tid + 1, lo);
+      rpts_put_row<T, M>(L0, 1, 0, 2 * tid, up);
+      rpts_put_row<T, M>(L0, 1, 0, 2 * tid + 1, lo);
     }
     __syncthreads();
 
     /* 2. the coarse system: level 0 by the block, the rest by warp 0 */
-    if (tid < lvl(0).P) rpts_reduce<T, M, kRtFast>(lvl(0), lvl(1), 1, 0, tid);
+    if (tid < L0.P) rpts_reduce<T, M, kRtFast>(L0, L1, 1, 0, tid);
     __syncthreads();
-    if (tid < 32) {
-#pragma unroll
-      for (int l = 1; l < kRtL; ++l) {
-        if (tid < lvl(l).P) rpts_reduce<T, M, kRtFast>(lvl(l), lvl(l + 1), 1, 0, tid);
-        __syncwarp();
-      }
-      if (tid == 0) rpts_top<T, M, kRtFast>(lvl(kRtL), 1, 0);
-      __syncwarp();
-#pragma unroll
-      for (int l = kRtL - 1; l >= 1; --l) {
-        if (tid < lvl(l).P) {
-          T x[M], xp, xn;
-          rpts_substitute<T, M, kRtFast>(lvl(l), lvl(l + 1), 1, 0, tid, x, xp, xn);
-#pragma unroll
-          for (int j = 0; j < M; ++j)
-            if (tid * M + j < lvl(l).n) lvl(l).x[rpts_xidx<T, M>(lvl(l), 1, 0, tid * M + j)] = x[j];
-        }
-        __syncwarp();
-      }
-    }
+    if (tid < 32) rt_coarse_warp<T, 1>(lvbase, tid);
     __syncthreads();
-    if (tid < lvl(0).P) {
+    if (tid < L0.P) {
       T x[M], xp, xn;
-      rpts_substitute<T, M, kRtFast>(lvl(0), lvl(1), 1, 0, tid, x, xp, xn);
+      rpts_substitute<T, M, kRtFast>(L0, L1, 1, 0, tid, x, xp, xn);
 #pragma unroll
-      for (int j = 0; j < M; ++j) lvl(0).x[rpts_xidx<T, M>(lvl(0), 1, 0, tid * M + j)] = x[j];
+      for (int j = 0; j < M; ++j) L0.x[rpts_xidx<T, M>(L0, 1, 0, tid * M + j)] = x[j];
     }
     __syncthreads();
 
@@ -221,11 +238,11 @@ __global__ void __launch_bounds__(kRtP, MINB) rpts_tiles_kernel(VarParams p) {
     RptsRow<T> R[M];
     load_rows(R);
     T x[M];
-    const T *X0 = lvl(0).x;
-    x[0] = X0[rpts_xidx<T, M>(lvl(0), 1, 0, 2 * tid)];
-    x[M - 1] = X0[rpts_xidx<T, M>(lvl(0), 1, 0, 2 * tid + 1)];
-    const T xp = tid > 0 ? X0[rpts_xidx<T, M>(lvl(0), 1, 0, 2 * tid - 1)] : (T)0;
-    const T xn = tid < P - 1 ? X0[rpts_xidx<T, M>(lvl(0), 1, 0, 2 * tid + 2)] : (T)0;
+    const T *X0 = L0.x;
+    x[0] = X0[rpts_xidx<T, M>(L0, 1, 0, 2 * tid)];
+    x[M - 1] = X0[rpts_xidx<T, M>(L0, 1, 0, 2 * tid + 1)];
+    const T xp = tid > 0 ? X0[rpts_xidx<T, M>(L0, 1, 0, 2 * tid - 1)] : (T)0;
+    const T xn = tid < P - 1 ? X0[rpts_xidx<T, M>(L0, 1, 0, 2 * tid + 2)] : (T)0;
     rpts_substitute_rows<T, M, kRtFast>(R, x, xp, xn);
 
     /* 4. the acceptance maxima of the chunk's rows, per system: q0 the
@@ -333,8 +350,14 @@ extern "C" const char *tridi_cuda_rpts_tiles_applies(const struct tridi_plan_s *
     if (*e && atoi(e) == 0) return "turned off (TRIDI_CUDA_LU_TILES=0, a tuning build)";
 #endif
   if (!tiles_dense_systems(L)) return "the systems are not stored one after another with unit-stride rows";
-  if (L->n < (plan->dtype == TRIDI_F64 ? kRtMinNF64 : kRtMinNF32))
-    return "n below 128 (f32) / 256 (f64): cuda_lu_partial is faster there (measured on the H200)";
+  int min_n = plan->dtype == TRIDI_F64 ? kRtMinNF64 : kRtMinNF32;
+#ifdef TRIDI_CUDA_TUNING
+  /* measurement builds: TRIDI_CUDA_RT_MINN moves the smallest n (>= M) */
+  if (const char *e = getenv("TRIDI_CUDA_RT_MINN"))
+    if (atoi(e) >= kRtM) min_n = atoi(e);
+#endif
+  if (L->n < min_n)
+    return "n below 56 (f32) / 64 (f64): cuda_lu_partial is faster there (measured on the H200)";
   if (L->n > kRtR) return "n above the tile (2048 rows)";
   int optin = 0;
   if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, plan->device) != cudaSuccess) {
