@@ -80,16 +80,35 @@ __host__ __device__ __forceinline__ RptsRow<T> rpts_row(const RptsLevel<T> &L, i
   return RptsRow<T>{r > 0 ? q[0] : (T)0, q[s], r < L.n - 1 ? q[2 * s] : (T)0, q[3 * s]};
 }
 
+/* The FAST reciprocal: f32 the hardware's approximation with subnormals
+ * flushed (one MUFU.RCP; rcp_'s rcp.approx.f32 adds a range test and two
+ * scalings around it, five dependent instructions on every pivoting step's
+ * chain), f64 rcp_ (an approximation and a Newton step: the approximation
+ * alone is not an f64 quotient).  Zero or Inf where |b| is beyond 2^126 or
+ * below 2^-126. */
+#ifdef __CUDA_ARCH__
+template <typename T>
+__device__ __forceinline__ T rpts_rcp(T b) {
+  return rcp_<T>(b);
+}
+template <>
+__device__ __forceinline__ float rpts_rcp<float>(float b) {
+  float r;
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(b));
+  return r;
+}
+#endif
+
 /* a / b: IEEE (the host model's operation), or FAST on the device: a times
- * the backend's fast reciprocal (device.cuh rcp_; a few ulps, zero or Inf
- * beyond the exponent range, where IEEE division might still be finite).
- * FAST is for kernels whose acceptance check judges the final x (any x it
- * accepts has a backward error of about 8 eps, whatever rounding made it):
- * a wrong quotient costs a fallback, never a wrong answer. */
+ * the fast reciprocal (rpts_rcp; a few ulps, zero or Inf beyond the exponent
+ * range, where IEEE division might still be finite).  FAST is for kernels
+ * whose acceptance check judges the final x (any x it accepts has a
+ * backward error of about 8 eps, whatever rounding made it): a wrong
+ * quotient costs a fallback, never a wrong answer. */
 template <bool FAST, typename T>
 __host__ __device__ __forceinline__ T rpts_div(T a, T b) {
 #ifdef __CUDA_ARCH__
-  if constexpr (FAST) return a * rcp_<T>(b);
+  if constexpr (FAST) return a * rpts_rcp<T>(b);
 #endif
   return a / b;
 }
