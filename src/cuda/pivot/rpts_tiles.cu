@@ -105,6 +105,16 @@ __device__ __forceinline__ RptsLevel<T> rt_lvl(T *base) {
   return RptsLevel<T>{base + off, base + off + 4 * kRtM * S, S, nl, parts};
 }
 
+/* Level L's x from the level above (C): partition tid's interior from its
+ * ends, into L.x */
+template <typename T>
+__device__ __forceinline__ void rt_substitute_level(const RptsLevel<T> &L, const RptsLevel<T> &C, int tid) {
+  T x[kRtM], xp, xn;
+  rpts_substitute<T, kRtM, kRtFast>(L, C, 1, 0, tid, x, xp, xn);
+#pragma unroll
+  for (int j = 0; j < kRtM; ++j) L.x[rpts_xidx<T, kRtM>(L, 1, 0, tid * kRtM + j)] = x[j];
+}
+
 /* Levels l .. kRtL of the coarse system by warp 0 (tid < 32): reduce
  * level l into l + 1, solve the levels above, then level l's x from
  * theirs.  Between levels only __syncwarp. */
@@ -120,12 +130,7 @@ __device__ __forceinline__ void rt_coarse_warp(T *base, int tid) {
     if (tid < L.P) rpts_reduce<T, M, kRtFast>(L, C, 1, 0, tid);
     __syncwarp();
     rt_coarse_warp<T, l + 1>(base, tid);
-    if (tid < L.P) {
-      T x[M], xp, xn;
-      rpts_substitute<T, M, kRtFast>(L, C, 1, 0, tid, x, xp, xn);
-#pragma unroll
-      for (int j = 0; j < M; ++j) L.x[rpts_xidx<T, M>(L, 1, 0, tid * M + j)] = x[j];
-    }
+    if (tid < L.P) rt_substitute_level<T>(L, C, tid);
     __syncwarp();
   }
 }
@@ -226,12 +231,7 @@ __global__ void __launch_bounds__(kRtP, MINB) rpts_tiles_kernel(VarParams p) {
     __syncthreads();
     if (tid < 32) rt_coarse_warp<T, 1>(lvbase, tid);
     __syncthreads();
-    if (tid < L0.P) {
-      T x[M], xp, xn;
-      rpts_substitute<T, M, kRtFast>(L0, L1, 1, 0, tid, x, xp, xn);
-#pragma unroll
-      for (int j = 0; j < M; ++j) L0.x[rpts_xidx<T, M>(L0, 1, 0, tid * M + j)] = x[j];
-    }
+    if (tid < L0.P) rt_substitute_level<T>(L0, L1, tid);
     __syncthreads();
 
     /* 3. the chunk's x: its ends and neighbours from the coarse x */
