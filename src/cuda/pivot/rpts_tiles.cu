@@ -17,8 +17,8 @@
  *   2. The coarse system by the same recursion in shared memory: 512 rows
  *      by 64 threads, then 128, 32 and the 8-row top by warp 0 alone
  *      (__syncwarp, not block barriers); x back down the levels.
- *   3. Each thread recomputes its interior from its registers
- *      (rpts_substitute_rows).
+ *   3. Each thread recomputes its interior (rpts_substitute_rows), its
+ *      rows read again from the tile.
  *   4. The acceptance check of every system from the registers: max |A x -
  *      d| <= kRptsTau eps (||A|| ||x|| + ||d||), x and the bound finite
  *      (rpts_scalar.cu's rule); a chunk holds rows of at most two systems
@@ -62,9 +62,9 @@ constexpr int kRtMinNF64 = 64;
 static_assert(kRtMinNF32 >= kRtM && kRtMinNF64 >= kRtM, "a chunk must hold rows of at most two systems");
 
 /* The coarse system's levels: 2P = 512 rows, then 128, 32 and the 8-row
- * top (kRtL = 3 reductions).  rpts_levels' rule in closed form, which the
- * kernel's unrolled loops fold to constants (rpts_levels' array does not:
- * it put the sizes on the stack); the static_assert ties the two. */
+ * top (kRtL = 3 reductions).  rpts_levels' rule in closed form, usable in
+ * the constant expressions of rt_lvl (rpts_levels' array is not); the
+ * static_assert ties the two. */
 __host__ __device__ constexpr int rt_level_n(int l) {
   int n = 2 * kRtP;
   for (int i = 0; i < l; ++i) n = 2 * ((n + kRtM - 1) / kRtM);
