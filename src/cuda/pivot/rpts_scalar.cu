@@ -330,7 +330,13 @@ tridi_status rpts_plan(struct tridi_plan_s *plan, RptsPlan *rp, bool *fits) {
 extern "C" const char *tridi_cuda_rpts_applies(const struct tridi_plan_s *plan) {
   using namespace tridi_cuda;
   const tridi_layout *L = &plan->lay;
-  if (L->n < kRptsMinN) return "n below 512: cuda_lu_partial is faster there (measured on the H100)";
+  int min_n = kRptsMinN;
+#ifdef TRIDI_CUDA_TUNING
+  /* measurement builds: TRIDI_CUDA_RP_MINN moves the smallest n (>= 2) */
+  if (const char *e = getenv("TRIDI_CUDA_RP_MINN"))
+    if (atoi(e) >= 2) min_n = atoi(e);
+#endif
+  if (L->n < min_n) return "n below 512: cuda_lu_partial is faster there (measured on the H100)";
   if (L->n > kRptsMaxN) return "n above the partitioned tile's limit (4096)";
   /* the shared memory of one system a block against the device's opt-in
    * limit (227 KiB on the H100/H200: every n; less elsewhere) */
