@@ -43,6 +43,12 @@ constexpr int kRptsMaxN = kRptsM * kRptsMaxThreads;
  * The crossover lies between; 256 was not measured, so the row starts at
  * the first n where it was measured to win. */
 constexpr int kRptsMinN = 512;
+/* divisions by the fast reciprocal (rpts.cuh rpts_div): the acceptance
+ * check judges the final x (a quotient a few ulps off costs at most the
+ * refinement step or a fallback); the host emulation (test_rpts_emu)
+ * keeps IEEE division, so the kernel's x is no longer its bit-for-bit
+ * twin */
+constexpr bool kRpFast = true;
 /* a bound on rpts_tile's static shared memory (the level descriptors,
  * refine[32]: 400 bytes by ptxas for sm_90) and the 1 KiB a block the
  * system reserves, which tools such as cuobjdump count with it */
@@ -95,15 +101,15 @@ __device__ __forceinline__ void rpts_finish(int *flag, int32_t *info, int64_t s0
 template <typename T>
 __device__ __forceinline__ void rpts_solve_coarse(const RptsLevel<T> *lv, int L, int G, int g, int pp) {
   for (int l = 0; l < L; ++l) {
-    if (pp < lv[l].P) rpts_reduce<T, kRptsM>(lv[l], lv[l + 1], G, g, pp);
+    if (pp < lv[l].P) rpts_reduce<T, kRptsM, kRpFast>(lv[l], lv[l + 1], G, g, pp);
     __syncthreads();
   }
-  if (pp == 0) rpts_top<T, kRptsM>(lv[L], G, g);
+  if (pp == 0) rpts_top<T, kRptsM, kRpFast>(lv[L], G, g);
   __syncthreads();
   for (int l = L - 1; l >= 1; --l) {
     if (pp < lv[l].P) {
       T x[kRptsM], xp, xn;
-      rpts_substitute<T, kRptsM>(lv[l], lv[l + 1], G, g, pp, x, xp, xn);
+      rpts_substitute<T, kRptsM, kRpFast>(lv[l], lv[l + 1], G, g, pp, x, xp, xn);
 #pragma unroll
       for (int j = 0; j < kRptsM; ++j)
         if (pp * kRptsM + j < lv[l].n) lv[l].x[rpts_xidx<T, kRptsM>(lv[l], G, g, pp * kRptsM + j)] = x[j];
@@ -176,7 +182,7 @@ __global__ void __launch_bounds__(kRptsMaxThreads) rpts_tile(LuParams p, int32_t
   rpts_solve_coarse<T>(lv, L, G, g, pp);
   if (pp < L0.P) {
     T x[M], xp, xn;
-    rpts_substitute<T, M>(L0, lv[1], G, g, pp, x, xp, xn);
+    rpts_substitute<T, M, kRpFast>(L0, lv[1], G, g, pp, x, xp, xn);
 #pragma unroll
     for (int j = 0; j < M; ++j)
       if (pp * M + j < n) L0.x[rpts_xidx<T, M>(L0, G, g, pp * M + j)] = x[j];
@@ -229,7 +235,7 @@ __global__ void __launch_bounds__(kRptsMaxThreads) rpts_tile(LuParams p, int32_t
     rpts_solve_coarse<T>(lv, L, G, g, pp);
     if (pp < L0.P && refine[g]) {
       T e[M], ep, en;
-      rpts_substitute<T, M>(L0, lv[1], G, g, pp, e, ep, en);
+      rpts_substitute<T, M, kRpFast>(L0, lv[1], G, g, pp, e, ep, en);
       double rmax = 0, xmax = 0;
 #pragma unroll
       for (int j = 0; j < M; ++j) {
@@ -324,7 +330,13 @@ tridi_status rpts_plan(struct tridi_plan_s *plan, RptsPlan *rp, bool *fits) {
 extern "C" const char *tridi_cuda_rpts_applies(const struct tridi_plan_s *plan) {
   using namespace tridi_cuda;
   const tridi_layout *L = &plan->lay;
-  if (L->n < kRptsMinN) return "n below 512: cuda_lu_partial is faster there (measured on the H100)";
+  int min_n = kRptsMinN;
+#ifdef TRIDI_CUDA_TUNING
+  /* measurement builds: TRIDI_CUDA_RP_MINN moves the smallest n (>= 2) */
+  if (const char *e = getenv("TRIDI_CUDA_RP_MINN"))
+    if (atoi(e) >= 2) min_n = atoi(e);
+#endif
+  if (L->n < min_n) return "n below 512: cuda_lu_partial is faster there (measured on the H100)";
   if (L->n > kRptsMaxN) return "n above the partitioned tile's limit (4096)";
   /* the shared memory of one system a block against the device's opt-in
    * limit (227 KiB on the H100/H200: every n; less elsewhere) */
