@@ -1,7 +1,7 @@
-/* The CUDA pivoting solvers (cuda_lu_partition where it applies, n = 512
- * .. 4096, else cuda_lu_partial: both are TRIDI_ALG_LU_PARTIAL, so the
- * groups below that force it run the partitioned row and its exact
- * fallback for those n) and TRIDI_PIVOT_AUTO's second pass (cuda_lu_partial's kernels) on
+/* The CUDA pivoting solvers (cuda_lu_tiles for n = 48 (f32) / 64 (f64) or
+ * 96 .. 2048, cuda_lu_partition to 4096, else cuda_lu_partial: all are
+ * TRIDI_ALG_LU_PARTIAL, so the groups below that force it run the
+ * partitioned rows and their exact fallback for those n) and TRIDI_PIVOT_AUTO's second pass (cuda_lu_partial's kernels) on
  * the CUDA backend, on the device mirror of the harness's problems
  * (tt_dev.h); every solve is judged by tt_problem_check: inputs and padding
  * untouched, x written exactly where described, residual and info against
@@ -23,14 +23,13 @@
  *                      CUDA kernels do not flag growth;
  *   gpu_auto_graph     an AUTO execute captured into a CUDA graph and
  *                      replayed;
- *   gpu_partition      cuda_lu_partition chosen for n = 512 .. 4096 (and
- *                      cuda_lu_partial at 511; cuda_lu_tiles for systems
- *                      one after another to 2048), the collection on every
- *                      layout, f32/f64, backward error within 10x of
- *                      ?gtsv's, with and without info, some executes in a
- *                      graph (in place among them);
- *   gpu_tiles          cuda_lu_tiles (systems one after another, n = 56
- *                      (f32) / 64 (f64) .. 2048) on the collection, as
+ *   gpu_partition      cuda_lu_partition chosen for n = 2049 .. 4096, the
+ *                      collection on every layout, f32/f64, backward error
+ *                      within 10x of ?gtsv's, with and without info, some
+ *                      executes in a graph (in place among them);
+ *   gpu_tiles          cuda_lu_tiles (n = 48 (f32) / 64 (f64) .. 2048 for
+ *                      systems one after another: 16-byte copies; n = 96
+ *                      .. 2048 on the other layouts: gathered tiles) on the collection, as
  *                      gpu_partition, and the rows around its limits. */
 #include "matgen_problem.h"
 #include "tt_dev.h"
@@ -318,15 +317,6 @@ static long partition_berr(const tt_problem *P, const char *what) {
   return f;
 }
 
-/* The partitioned row on the collection (family s mod mg_count; the dense
- * randsvd ones only to n = 1000, uniform instead above), every layout but
- * the broadcast matrix, f32/f64, n = 512 .. 4096 (three or four levels;
- * the smaller level structures, which the row no longer takes, are
- * test_rpts_emu's on the host): the plan takes cuda_lu_partition
- * (cuda_lu_partial below 512, where that is faster), the harness's checks (residual, info against the
- * reference, inputs and padding untouched), the backward error within 10x
- * of ?gtsv's; with and without the caller's info (the fallback's flags
- * then live in the workspace), and some executes captured in a graph. */
 /* One case of the collection (family s mod mg_count; the dense randsvd ones
  * only to n = 1000, uniform instead above) on layout lay: the plan's kernel
  * must start with want; then run_gpu's checks and partition_berr.  k: the
@@ -366,44 +356,49 @@ static void collection_case(lay_kind lay, tridi_dtype dt, int64_t n, int64_t nsy
 static void gpu_partition(void **state) {
   (void)state;
   SKIP_WITHOUT_GPU();
-  /* 5 sizes (the host oracle of n = 2000 / 3000 made the group too slow for
-   * one device call): the in-place cases at f32 1000 and f64 513 run in a
-   * graph (k % 4 == 3).  Systems stored one after another (contiguous, in
-   * place) up to n = 2048 are cuda_lu_tiles' (gpu_tiles) */
-  static const int64_t ns[] = {511, 512, 513, 1000, 4096};
+  /* n above the tiles row's 2048 (the host oracle of n = 3000 made the
+   * group too slow for one device call); k % 4 == 3 in a graph, f64 in
+   * place among them */
+  static const int64_t ns[] = {2049, 4096};
   static const lay_kind lays[] = {L_CONTIG, L_INTERLEAVED, L_STRIDED, L_MIDDLE, L_INPLACE};
   uint64_t k = 0;
   for (int t = 0; t < 2; ++t)
     for (size_t l = 0; l < sizeof lays / sizeof lays[0]; ++l)
-      for (size_t i = 0; i < sizeof ns / sizeof ns[0]; ++i) {
-        const int64_t n = ns[i];
-        const int dense = lays[l] == L_CONTIG || lays[l] == L_INPLACE;
-        const char *want = dense && n <= 2048 && n >= 64 ? "cuda_lu_tiles_" : n >= 512 ? "cuda_lu_partition_" : "cuda_lu_partial_";
-        collection_case(lays[l], t ? TRIDI_F64 : TRIDI_F32, n, 2 * mg_count, k++, want, "gpu_partition");
-      }
+      for (size_t i = 0; i < sizeof ns / sizeof ns[0]; ++i)
+        collection_case(lays[l], t ? TRIDI_F64 : TRIDI_F32, ns[i], 2 * mg_count, k++, "cuda_lu_partition_",
+                        "gpu_partition");
   tt_assert_no_failures();
 }
 
-/* The tiles row (cuda_lu_tiles): systems stored one after another, n = 56
- * (f32) / 64 (f64) .. 2048 (tiles of 36 systems down to one; the n around
- * those limits go to the other rows), the collection, f32/f64, out of place
- * and in place, with and without info, in a graph; n = 1024 with 600
- * systems: more tiles than the persistent grid's blocks. */
+/* The tiles row (cuda_lu_tiles), n = 48 (f32) / 64 (f64) (96 for the
+ * gathered tiles) .. 2048 (tiles of 42 systems down to one; the n around
+ * those limits go to the other rows), the collection, f32/f64, with and without info, in a graph.
+ * Systems one after another (contiguous, in place: the 16-byte copies) at
+ * ten n, and n = 1024 with 600 systems: more tiles than the persistent
+ * grid's blocks.  The gathered tiles on interleaved, strided (random
+ * per-operand strides, some negative), middle-axis and broadcast-matrix
+ * layouts at eight n: rows along a system (broadcast, some strided) and
+ * along a row's systems (interleaved, middle axis). */
 static void gpu_tiles(void **state) {
   (void)state;
   SKIP_WITHOUT_GPU();
-  static const int64_t ns[] = {55, 56, 63, 64, 65, 255, 683, 2047, 2048, 2049};
-  static const lay_kind lays[] = {L_CONTIG, L_INPLACE};
+  static const int64_t ns[] = {47, 48, 63, 64, 65, 255, 683, 2047, 2048, 2049};
+  static const int64_t gns[] = {48, 64, 95, 96, 100, 513, 2048, 2049};
+  static const lay_kind lays[] = {L_CONTIG, L_INPLACE, L_INTERLEAVED, L_STRIDED, L_MIDDLE, L_BCAST};
   uint64_t k = 0;
   for (int t = 0; t < 2; ++t) {
     const tridi_dtype dt = t ? TRIDI_F64 : TRIDI_F32;
-    for (size_t l = 0; l < sizeof lays / sizeof lays[0]; ++l)
-      for (size_t i = 0; i < sizeof ns / sizeof ns[0]; ++i) {
-        const int64_t n = ns[i];
-        const int64_t lo = t ? 64 : 56;
+    for (size_t l = 0; l < sizeof lays / sizeof lays[0]; ++l) {
+      const int dense = lays[l] == L_CONTIG || lays[l] == L_INPLACE;
+      const int64_t *list = dense ? ns : gns;
+      const size_t cnt = dense ? sizeof ns / sizeof ns[0] : sizeof gns / sizeof gns[0];
+      for (size_t i = 0; i < cnt; ++i) {
+        const int64_t n = list[i];
+        const int64_t lo = !dense ? 96 : t ? 64 : 48;
         const char *want = n < lo ? "cuda_lu_partial_" : n > 2048 ? "cuda_lu_partition_" : "cuda_lu_tiles_";
         collection_case(lays[l], dt, n, n <= 256 ? 3 * mg_count + 1 : 2 * mg_count, k++, want, "gpu_tiles");
       }
+    }
     collection_case(L_CONTIG, dt, 1024, 600, k++, "cuda_lu_tiles_", "gpu_tiles");
   }
   tt_assert_no_failures();

@@ -21,8 +21,9 @@ void tridi_cuda_lu_destroy(struct tridi_plan_s *plan);
 
 /* The cuda_lu_partition row (scalar kind, rpts_scalar.cu): partitioned
  * elimination with partial pivoting inside partitions, several threads a
- * system, one block a tile of systems (n = 512 .. 4096 where the tile
- * fits; cuda_lu_partial is faster below);
+ * system, one block a tile of systems (n = 256 .. 4096 where the tile
+ * fits; cuda_lu_partial is faster below; cuda_lu_tiles, listed first,
+ * takes n <= 2048 where its tile fits);
  * systems it does not accept are solved again by cuda_lu_partial's exact
  * kernel in a second launch on the same stream. */
 const char *tridi_cuda_rpts_applies(const struct tridi_plan_s *plan);
@@ -32,8 +33,10 @@ void tridi_cuda_rpts_destroy(struct tridi_plan_s *plan);
 
 /* The cuda_lu_tiles row (scalar kind, rpts_tiles.cu): the partitioned
  * elimination on tiles of whole systems (2048 rows a block, 8 rows a
- * thread in registers) for batches stored one after another (unit-stride
- * rows, system s at element s n), 56 (f32) / 64 (f64) <= n <= 2048;
+ * thread in registers), every layout: 48 (f32) / 64 (f64) <= n <= 2048
+ * for batches stored one after another (unit-stride rows, system s at
+ * element s n; 16-byte copies), 96 <= n <= 2048 for the others (each
+ * system gathered from its own offset and strides);
  * the systems its residual check does not accept are solved again by
  * cuda_lu_partial's exact kernel in a second launch on the same stream. */
 const char *tridi_cuda_rpts_tiles_applies(const struct tridi_plan_s *plan);

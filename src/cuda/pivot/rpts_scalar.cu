@@ -36,13 +36,15 @@ namespace {
 
 constexpr int kRptsMaxThreads = 512; /* 128 registers a thread */
 constexpr int kRptsMaxN = kRptsM * kRptsMaxThreads;
-/* Below this n cuda_lu_partial (one thread a system) is faster.  H100, % of
- * a device copy's bandwidth (docs/perf-log.md, "CUDA pivoting v2 measured"),
- * f32 / f64 contiguous, this row against cuda_lu_partial: n = 128: 17 / 27
- * against 25 / 30; n = 512: 15 / 21 against 8.2 / 5.3 (every layout alike).
- * The crossover lies between; 256 was not measured, so the row starts at
- * the first n where it was measured to win. */
-constexpr int kRptsMinN = 512;
+/* Below this n cuda_lu_partial (one thread a system) is faster.  H200,
+ * divisions by the fast reciprocal, % of a device copy's bandwidth
+ * (docs/perf-log.md, "Pivoting tiles on every layout"), this row against
+ * cuda_lu_partial, interleaved and middle axis alike: f32 n = 128: 13.9
+ * against 19.4; n = 256: 12.8 against 10.6; f64 n = 128: 23.3 against
+ * 22.6; n = 256: 17.5 against 10.7.  cuda_lu_tiles, listed first, takes
+ * every layout to n = 2048 where its tile fits, so this row serves longer
+ * systems and devices with less shared memory. */
+constexpr int kRptsMinN = 256;
 /* divisions by the fast reciprocal (rpts.cuh rpts_div): the acceptance
  * check judges the final x (a quotient a few ulps off costs at most the
  * refinement step or a fallback); the host emulation (test_rpts_emu)
@@ -336,7 +338,7 @@ extern "C" const char *tridi_cuda_rpts_applies(const struct tridi_plan_s *plan) 
   if (const char *e = getenv("TRIDI_CUDA_RP_MINN"))
     if (atoi(e) >= 2) min_n = atoi(e);
 #endif
-  if (L->n < min_n) return "n below 512: cuda_lu_partial is faster there (measured on the H100)";
+  if (L->n < min_n) return "n below 256: cuda_lu_partial is faster there (measured on the H200)";
   if (L->n > kRptsMaxN) return "n above the partitioned tile's limit (4096)";
   /* the shared memory of one system a block against the device's opt-in
    * limit (227 KiB on the H100/H200: every n; less elsewhere) */

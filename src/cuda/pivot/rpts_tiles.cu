@@ -1,14 +1,19 @@
 /* The cuda_lu_tiles row: the partitioned elimination with partial pivoting
  * inside partitions (rpts.cuh, Klein & Strzodka, ICPP 2021) on tiles of
  * whole systems, shaped like the non-pivoting tiles (src/cuda/scalar/
- * tiles.cu, src/cuda/variable/var_packed.cu).  For batches whose systems
- * are stored one after another (every operand unit-stride, system s at
- * element s n), 56 (f32) / 64 (f64) <= n <= 2048.
+ * tiles.cu, src/cuda/variable/var_packed.cu).  Every layout, n <= 2048,
+ * from n = 48 (f32) / 64 (f64) for systems stored one after another, from
+ * 96 for the others.
  *
  * A block of P = 256 threads takes a tile of R = 2048 rows holding
- * floor(R / n) whole systems, copied into shared memory in 16-byte pieces
- * (var_tile_load); a of each system's first row and c of its last are
- * zeroed there, so the tile is one block-diagonal tridiagonal system whose
+ * floor(R / n) whole systems.  Batches whose systems are stored one after
+ * another (every operand unit-stride, system s at element s n) are copied
+ * into shared memory in 16-byte pieces (var_tile_load); any other layout
+ * (interleaved, strided, a middle axis, broadcast operands) element by
+ * element from each system's own offset and strides (GATHER: rt_gather_load,
+ * coalesced along a system's rows or along a row's systems), into the same
+ * positions, so that the rest of the kernel is one.  A of each system's
+ * first row and c of its last are zeroed there, so the tile is one block-diagonal tridiagonal system whose
  * systems decouple exactly: partial pivoting never takes a row across a
  * system boundary (its candidate has a zero in the pivot column).
  *   1. Thread t keeps rows 8t .. 8t + 7 of the tile in registers and
@@ -53,13 +58,16 @@ constexpr int kRtR = kRtM * kRtP; /* rows a tile */
 constexpr bool kRtFast = true;
 /* The smallest n the row takes.  The kernel needs n >= M (a chunk then
  * holds rows of at most two systems); below these cuda_lu_partial (one
- * thread a system) is faster.  H200, % of copy, cuda_lu_partial / this
- * row (the same at every n): f32 n = 48 / 64: 36.6 / 30.8 against 34.5;
- * f64 n = 48 / 64: 42.1 / 34.1 against 36.2 (docs/perf-log.md, "Where the
- * row applies now"). */
-constexpr int kRtMinNF32 = 56;
+ * thread a system) is faster.  H200, % of copy, cuda_lu_partial against
+ * this row (docs/perf-log.md, "Pivoting tiles on every layout"):
+ * contiguous f32 n = 40: 40.6 / 41.1 against 39.3; n = 48: 36.5 / 36.9
+ * against 40.5; f64 n = 48 / 64: 42.1 / 34.1 against 36.2; GATHER tiles
+ * (interleaved, middle axis) n = 64: f32 33.1, f64 35.1 against 27.4, 27.4;
+ * n = 96: 24.8, 25.5 against 27.6, 27.7. */
+constexpr int kRtMinNF32 = 48;
 constexpr int kRtMinNF64 = 64;
-static_assert(kRtMinNF32 >= kRtM && kRtMinNF64 >= kRtM, "a chunk must hold rows of at most two systems");
+constexpr int kRtMinNGather = 96;
+static_assert(kRtMinNF32 >= kRtM && kRtMinNF64 >= kRtM && kRtMinNGather >= kRtM, "a chunk must hold rows of at most two systems");
 
 /* The coarse system's levels: 2P = 512 rows, then 128, 32 and the 8-row
  * top (kRtL = 3 reductions).  rpts_levels' rule in closed form, usable in
@@ -160,8 +168,54 @@ __host__ __device__ inline size_t rt_smem_bytes() {
  * (TRIDI_CUDA_RT_MINB). */
 template <typename T>
 constexpr int kRtMinB = sizeof(T) == 4 ? 3 : 2;
-template <typename T, int MINB>
-__global__ void __launch_bounds__(kRtP, MINB) rpts_tiles_kernel(VarParams p) {
+/* GATHER tiles (any layout): G = floor(R / n) systems a tile, staged from
+ * their own offsets and strides into the tile's positions q n + r, one
+ * element copy each.  The systems' offsets (int64 [5][G]) live in the coarse
+ * levels' area while it is free: before step 1 and after step 3. */
+static_assert((size_t)5 * kRtP * sizeof(int64_t) <= kRtLevelsElems * sizeof(float),
+              "the offsets of up to P systems fit in the coarse levels' area");
+/* tile element e -> system q, row r: along a system's rows where operand
+ * b's rows are unit-stride (g.ndiv divides by n), else along a row's
+ * systems (g.ndiv divides by G): coalesced either way */
+__device__ __forceinline__ void rt_gather_pos(const LuParams &g, int e, int n, int G, int &q, int &r) {
+  if (g.rowsfast) {
+    q = (int)fdiv((uint32_t)e, g.ndiv);
+    r = e - q * n;
+  } else {
+    r = (int)fdiv((uint32_t)e, g.ndiv);
+    q = e - r * G;
+  }
+}
+/* the tile's nsys systems into buf (row r of system q at var_pad(q n + r)),
+ * issued and committed; a_0 and c_{n-1} are not read (the caller zeroes
+ * them); the rows from nsys n to the end of that chunk become identity rows */
+template <typename T, int M, int P>
+__device__ __forceinline__ void rt_gather_load(const LuParams &g, const int64_t *so, int G, int n, int nsys, T *buf,
+                                               int LDS, int tid) {
+  const int total = G * n;
+  for (int e = tid; e < total; e += P) {
+    int q, r;
+    rt_gather_pos(g, e, n, G, q, r);
+    if (q >= nsys) continue;
+    const int pos = var_pad<T>(q * n + r);
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      if (!(k == 0 && r == 0) && !(k == 2 && r == n - 1))
+        cp_async_elem(buf + k * LDS + pos, (const T *)g.op[k] + so[k * G + q] + (int64_t)r * g.as[k]);
+  }
+  cp_async_commit();
+  const int nrows = nsys * n, tail = (M - nrows % M) % M;
+  if (tid < tail) {
+    const int e = var_pad<T>(nrows + tid);
+    buf[e] = (T)0;
+    buf[LDS + e] = (T)1;
+    buf[2 * LDS + e] = (T)0;
+    buf[3 * LDS + e] = (T)0;
+  }
+}
+
+template <typename T, int MINB, bool GATHER>
+__global__ void __launch_bounds__(kRtP, MINB) rpts_tiles_kernel(VarParams p, LuParams g) {
   constexpr int M = kRtM, P = kRtP, V = Vec<T>::n;
   using K = RptsKey<T>;
   using U = typename K::U;
@@ -184,13 +238,20 @@ __global__ void __launch_bounds__(kRtP, MINB) rpts_tiles_kernel(VarParams p) {
     const int nsys = (int)(left < p.uni_spt ? left : p.uni_spt);
     const int64_t row0 = sys0 * p.uni_n;
     const int nrows = nsys * n;
-    /* the 16-byte phase of the tile (var_packed.cu) */
-    int ph = p.ph0 >= 0 ? (int)((p.ph0 + row0) & (V - 1)) : 0;
-    const bool vec = p.ph0 >= 0 && nrows + ph <= P * M;
+    /* the 16-byte phase of the tile (var_packed.cu; 0 for GATHER) */
+    int ph = !GATHER && p.ph0 >= 0 ? (int)((p.ph0 + row0) & (V - 1)) : 0;
+    const bool vec = !GATHER && p.ph0 >= 0 && nrows + ph <= P * M;
     if (!vec) ph = 0;
     const int npos = nrows + ph;
 
-    var_tile_load<T, M, P>(p, row0, nrows, ph, vec, buf, LDS, tid);
+    if constexpr (GATHER) {
+      int64_t *so = (int64_t *)lvbase;
+      tridi_dev_stage_offsets(g, sys0, (int)p.uni_spt, tid, so);
+      __syncthreads();
+      rt_gather_load<T, M, P>(g, so, (int)p.uni_spt, n, nsys, buf, LDS, tid);
+    } else {
+      var_tile_load<T, M, P>(p, row0, nrows, ph, vec, buf, LDS, tid);
+    }
     for (int i = tid; i < 4 * P; i += P) slot[i] = 0;
     cp_async_wait_prev0();
     __syncthreads();
@@ -288,7 +349,22 @@ __global__ void __launch_bounds__(kRtP, MINB) rpts_tiles_kernel(VarParams p) {
       bad |= !ok;
     }
     if (live) var_chunk_store<T, M>(buf, pr0, x);
-    if (!__syncthreads_or(bad)) {
+    if constexpr (GATHER) {
+      /* x to each accepted system's own rows; the offsets again (the levels
+       * are done: their last reads were step 3's) */
+      const int G = (int)p.uni_spt;
+      int64_t *so = (int64_t *)lvbase;
+      tridi_dev_stage_offsets(g, sys0, G, tid, so);
+      __syncthreads();
+      (void)bad;
+      T *X = (T *)g.op[4];
+      const int64_t xs = g.as[4];
+      for (int e = tid; e < G * n; e += P) {
+        int q, r;
+        rt_gather_pos(g, e, n, G, q, r);
+        if (q < nsys && okf[q]) X[so[4 * G + q] + (int64_t)r * xs] = buf[var_pad<T>(q * n + r)];
+      }
+    } else if (!__syncthreads_or(bad)) {
       var_tile_store<T, P>(p, row0, nrows, ph, vec, buf, tid);
     } else {
       /* the accepted systems only: a rejected one keeps its inputs (in
@@ -307,6 +383,8 @@ struct RtPlan {
   int blocks;
   size_t smem;
   int minb;
+  bool gather;  /* not one after another: GATHER tiles */
+  int rowsfast; /* GATHER: b's rows unit-stride (rt_gather_pos) */
 };
 
 size_t rt_smem(bool f64) { return f64 ? rt_smem_bytes<double>() : rt_smem_bytes<float>(); }
@@ -320,18 +398,22 @@ int rt_minb() {
 #endif
   return 0;
 }
-template <typename T>
-auto rt_kernel_of(int minb) -> void (*)(VarParams) {
+template <typename T, bool GATHER>
+auto rt_kernel_of(int minb) -> void (*)(VarParams, LuParams) {
 #ifdef TRIDI_CUDA_TUNING
-  if (minb == 2) return rpts_tiles_kernel<T, 2>;
-  if (minb == 3) return rpts_tiles_kernel<T, 3>;
-  if (minb == 4) return rpts_tiles_kernel<T, 4>;
+  if (minb == 2) return rpts_tiles_kernel<T, 2, GATHER>;
+  if (minb == 3) return rpts_tiles_kernel<T, 3, GATHER>;
+  if (minb == 4) return rpts_tiles_kernel<T, 4, GATHER>;
 #endif
   (void)minb;
-  return rpts_tiles_kernel<T, kRtMinB<T>>;
+  return rpts_tiles_kernel<T, kRtMinB<T>, GATHER>;
 }
-const void *rt_kernel(bool f64, int minb) {
-  return f64 ? (const void *)rt_kernel_of<double>(minb) : (const void *)rt_kernel_of<float>(minb);
+template <typename T>
+auto rt_kernel_of(int minb, bool gather) -> void (*)(VarParams, LuParams) {
+  return gather ? rt_kernel_of<T, true>(minb) : rt_kernel_of<T, false>(minb);
+}
+const void *rt_kernel(bool f64, int minb, bool gather) {
+  return f64 ? (const void *)rt_kernel_of<double>(minb, gather) : (const void *)rt_kernel_of<float>(minb, gather);
 }
 
 } /* namespace */
@@ -349,15 +431,16 @@ extern "C" const char *tridi_cuda_rpts_tiles_applies(const struct tridi_plan_s *
   if (const char *e = getenv("TRIDI_CUDA_LU_TILES"))
     if (*e && atoi(e) == 0) return "turned off (TRIDI_CUDA_LU_TILES=0, a tuning build)";
 #endif
-  if (!tiles_dense_systems(L)) return "the systems are not stored one after another with unit-stride rows";
-  int min_n = plan->dtype == TRIDI_F64 ? kRtMinNF64 : kRtMinNF32;
+  const bool dense = tiles_dense_systems(L);
+  int min_n = !dense ? kRtMinNGather : plan->dtype == TRIDI_F64 ? kRtMinNF64 : kRtMinNF32;
 #ifdef TRIDI_CUDA_TUNING
   /* measurement builds: TRIDI_CUDA_RT_MINN moves the smallest n (>= M) */
   if (const char *e = getenv("TRIDI_CUDA_RT_MINN"))
     if (atoi(e) >= kRtM) min_n = atoi(e);
 #endif
   if (L->n < min_n)
-    return "n below 56 (f32) / 64 (f64): cuda_lu_partial is faster there (measured on the H200)";
+    return dense ? "n below 48 (f32) / 64 (f64): cuda_lu_partial is faster there (measured on the H200)"
+                 : "n below 96 (systems not one after another): cuda_lu_partial is faster there (measured on the H200)";
   if (L->n > kRtR) return "n above the tile (2048 rows)";
   int optin = 0;
   if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, plan->device) != cudaSuccess) {
@@ -379,18 +462,24 @@ extern "C" tridi_status tridi_cuda_rpts_tiles_init(struct tridi_plan_s *plan) {
   const bool f64 = plan->dtype == TRIDI_F64;
   rp->smem = rt_smem(f64);
   rp->minb = rt_minb();
-  const void *fn = rt_kernel(f64, rp->minb);
+  rp->gather = !tiles_dense_systems(L);
+  rp->rowsfast = L->axis_stride[1] == 1 || L->axis_stride[1] == -1;
+  const void *fn = rt_kernel(f64, rp->minb, rp->gather);
   cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)rp->smem);
   int per_sm = 0, sms = 0;
   if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, kRtP, rp->smem);
   if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device);
   if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cuda_lu_tiles kernel attributes");
-  rp->spt = tiles_systems_per_tile(L->n, kRtR, plan->esize);
+  rp->spt = rp->gather ? kRtR / L->n : tiles_systems_per_tile(L->n, kRtR, plan->esize);
   rp->ntiles = (L->nsys + rp->spt - 1) / rp->spt;
   rp->blocks = var_persistent_blocks(per_sm, sms, rp->ntiles);
   const tridi_status st = lu_fallback_plan(plan, &rp->fb);
   if (st) return st;
-  snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_lu_tiles_r%d_%s", kRtR, f64 ? "f64" : "f32");
+  if (rp->gather)
+    snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_lu_tiles_r%d_g%d_%s", kRtR, (int)rp->spt,
+             f64 ? "f64" : "f32");
+  else
+    snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_lu_tiles_r%d_%s", kRtR, f64 ? "f64" : "f32");
   return TRIDI_SUCCESS;
 }
 
@@ -410,9 +499,27 @@ extern "C" tridi_status tridi_cuda_rpts_tiles_execute(const struct tridi_plan_s 
   p.ntiles = rp->ntiles;
   p.uni_n = L->n;
   p.uni_spt = rp->spt;
-  p.ph0 = var_packed_phase(args->op, plan->esize);
-  if (plan->dtype == TRIDI_F64) rt_kernel_of<double>(rp->minb)<<<rp->blocks, kRtP, rp->smem, stream>>>(p);
-  else rt_kernel_of<float>(rp->minb)<<<rp->blocks, kRtP, rp->smem, stream>>>(p);
+  LuParams g;
+  memset(&g, 0, sizeof g);
+  if (rp->gather) {
+    /* the systems' own offsets and strides (tridi_dev_stage_offsets) */
+    p.ph0 = -1;
+    for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
+      g.op[k] = args->op[k];
+      g.as[k] = L->axis_stride[k];
+      for (int j = 0; j < L->nbatch; ++j) g.bstride[k][j] = L->bstride[k][j];
+    }
+    for (int j = 0; j < L->nbatch; ++j) g.bext[j] = L->bext[j];
+    g.nbatch = L->nbatch;
+    g.n = L->n;
+    g.nsys = L->nsys;
+    g.rowsfast = rp->rowsfast;
+    g.ndiv = make_fastdiv((uint32_t)(rp->rowsfast ? L->n : rp->spt));
+  } else {
+    p.ph0 = var_packed_phase(args->op, plan->esize);
+  }
+  if (plan->dtype == TRIDI_F64) rt_kernel_of<double>(rp->minb, rp->gather)<<<rp->blocks, kRtP, rp->smem, stream>>>(p, g);
+  else rt_kernel_of<float>(rp->minb, rp->gather)<<<rp->blocks, kRtP, rp->smem, stream>>>(p, g);
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) return cuda_error(e, "tridi_execute: launch of the cuda_lu_tiles kernel");
   /* the rejected systems (info 1) by the exact elimination */
