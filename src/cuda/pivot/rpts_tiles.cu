@@ -12,10 +12,11 @@
  * (interleaved, strided, a middle axis, broadcast operands) element by
  * element from each system's own offset and strides (GATHER: rt_gather_load,
  * coalesced along a system's rows or along a row's systems), into the same
- * positions, so that the rest of the kernel is one.  A of each system's
- * first row and c of its last are zeroed there, so the tile is one block-diagonal tridiagonal system whose
- * systems decouple exactly: partial pivoting never takes a row across a
- * system boundary (its candidate has a zero in the pivot column).
+ * positions, so that the rest of the kernel is one.  Operand a of each
+ * system's first row and c of its last are zeroed there, so the tile is
+ * one block-diagonal tridiagonal system whose systems decouple exactly:
+ * partial pivoting never takes a row across a system boundary (its
+ * candidate has a zero in the pivot column).
  *   1. Thread t keeps rows 8t .. 8t + 7 of the tile in registers and
  *      reduces them by the two pivoting sweeps (rpts_reduce_rows) to two
  *      rows of the coarse system (2P = 512 rows).
@@ -67,7 +68,8 @@ constexpr bool kRtFast = true;
 constexpr int kRtMinNF32 = 48;
 constexpr int kRtMinNF64 = 64;
 constexpr int kRtMinNGather = 96;
-static_assert(kRtMinNF32 >= kRtM && kRtMinNF64 >= kRtM && kRtMinNGather >= kRtM, "a chunk must hold rows of at most two systems");
+static_assert(kRtMinNF32 >= kRtM && kRtMinNF64 >= kRtM && kRtMinNGather >= kRtM,
+              "a chunk must hold rows of at most two systems");
 
 /* The coarse system's levels: 2P = 512 rows, then 128, 32 and the 8-row
  * top (kRtL = 3 reductions).  rpts_levels' rule in closed form, usable in
