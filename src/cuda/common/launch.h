@@ -56,6 +56,24 @@ inline tridi_status cuda_error(cudaError_t e, const char *what, ...) {
                          cudaGetErrorString(e), cudaGetErrorName(e));
 }
 
+/* A kernel parameter struct's layout fields from the plan's layout and the
+ * call's operands: op[], the row strides as[], the batch extents and
+ * strides (what tridi_dev_sys_offsets reads), nbatch, n and nsys.  Params:
+ * any struct with those members (LuParams, ...); the caller zeroes it and
+ * sets the rest. */
+template <typename Params>
+inline void set_layout_params(Params &p, const tridi_layout *L, const tridi_args *args) {
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
+    p.op[k] = args->op[k];
+    p.as[k] = L->axis_stride[k];
+    for (int j = 0; j < L->nbatch; ++j) p.bstride[k][j] = L->bstride[k][j];
+  }
+  for (int j = 0; j < L->nbatch; ++j) p.bext[j] = L->bext[j];
+  p.nbatch = L->nbatch;
+  p.n = L->n;
+  p.nsys = L->nsys;
+}
+
 } /* namespace tridi_cuda */
 
 #endif /* TRIDI_CUDA_LAUNCH_H */

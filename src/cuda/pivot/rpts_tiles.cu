@@ -506,15 +506,7 @@ extern "C" tridi_status tridi_cuda_rpts_tiles_execute(const struct tridi_plan_s 
   if (rp->gather) {
     /* the systems' own offsets and strides (tridi_dev_stage_offsets) */
     p.ph0 = -1;
-    for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
-      g.op[k] = args->op[k];
-      g.as[k] = L->axis_stride[k];
-      for (int j = 0; j < L->nbatch; ++j) g.bstride[k][j] = L->bstride[k][j];
-    }
-    for (int j = 0; j < L->nbatch; ++j) g.bext[j] = L->bext[j];
-    g.nbatch = L->nbatch;
-    g.n = L->n;
-    g.nsys = L->nsys;
+    set_layout_params(g, L, args);
     g.rowsfast = rp->rowsfast;
     g.ndiv = make_fastdiv((uint32_t)(rp->rowsfast ? L->n : rp->spt));
   } else {
