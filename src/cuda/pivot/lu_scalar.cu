@@ -322,7 +322,7 @@ cudaError_t lu_launch_scalar(const struct tridi_plan_s *plan, const LuPlan &lp, 
   if (L->nsys == 0) return cudaSuccess;
   LuParams p;
   memset(&p, 0, sizeof p);
-  set_layout_params(p, L, args);
+  set_layout_params(p, L, args->op);
   p.info = args->info;
   p.scratch = scratch;
   const bool f64 = plan->dtype == TRIDI_F64;

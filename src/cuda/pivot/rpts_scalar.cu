@@ -381,7 +381,7 @@ extern "C" tridi_status tridi_cuda_rpts_execute(const struct tridi_plan_s *plan,
   int32_t *info = lu_fallback_info(rp->fb, args);
   LuParams p;
   memset(&p, 0, sizeof p);
-  set_layout_params(p, L, args);
+  set_layout_params(p, L, args->op);
   p.G = rp->G;
   p.logG = ilog2_(rp->G);
   p.rowsfast = rp->rowsfast;
