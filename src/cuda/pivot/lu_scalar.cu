@@ -322,17 +322,9 @@ cudaError_t lu_launch_scalar(const struct tridi_plan_s *plan, const LuPlan &lp, 
   if (L->nsys == 0) return cudaSuccess;
   LuParams p;
   memset(&p, 0, sizeof p);
-  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
-    p.op[k] = args->op[k];
-    p.as[k] = L->axis_stride[k];
-    for (int j = 0; j < L->nbatch; ++j) p.bstride[k][j] = L->bstride[k][j];
-  }
-  for (int j = 0; j < L->nbatch; ++j) p.bext[j] = L->bext[j];
-  p.nbatch = L->nbatch;
+  set_layout_params(p, L, args->op);
   p.info = args->info;
   p.scratch = scratch;
-  p.n = L->n;
-  p.nsys = L->nsys;
   const bool f64 = plan->dtype == TRIDI_F64;
   if (lp.tile) {
     p.G = lp.G;

@@ -381,15 +381,7 @@ extern "C" tridi_status tridi_cuda_rpts_execute(const struct tridi_plan_s *plan,
   int32_t *info = lu_fallback_info(rp->fb, args);
   LuParams p;
   memset(&p, 0, sizeof p);
-  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
-    p.op[k] = args->op[k];
-    p.as[k] = L->axis_stride[k];
-    for (int j = 0; j < L->nbatch; ++j) p.bstride[k][j] = L->bstride[k][j];
-  }
-  for (int j = 0; j < L->nbatch; ++j) p.bext[j] = L->bext[j];
-  p.nbatch = L->nbatch;
-  p.n = L->n;
-  p.nsys = L->nsys;
+  set_layout_params(p, L, args->op);
   p.G = rp->G;
   p.logG = ilog2_(rp->G);
   p.rowsfast = rp->rowsfast;

@@ -385,8 +385,9 @@ struct RtPlan {
   int blocks;
   size_t smem;
   int minb;
-  bool gather;  /* not one after another: GATHER tiles */
-  int rowsfast; /* GATHER: b's rows unit-stride (rt_gather_pos) */
+  bool gather; /* not one after another: GATHER tiles */
+  LuParams g;  /* GATHER: the layout, rowsfast and ndiv (rt_gather_pos);
+                  execute sets op[] */
 };
 
 size_t rt_smem(bool f64) { return f64 ? rt_smem_bytes<double>() : rt_smem_bytes<float>(); }
@@ -465,7 +466,6 @@ extern "C" tridi_status tridi_cuda_rpts_tiles_init(struct tridi_plan_s *plan) {
   rp->smem = rt_smem(f64);
   rp->minb = rt_minb();
   rp->gather = !tiles_dense_systems(L);
-  rp->rowsfast = L->axis_stride[1] == 1 || L->axis_stride[1] == -1;
   const void *fn = rt_kernel(f64, rp->minb, rp->gather);
   cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)rp->smem);
   int per_sm = 0, sms = 0;
@@ -473,6 +473,12 @@ extern "C" tridi_status tridi_cuda_rpts_tiles_init(struct tridi_plan_s *plan) {
   if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device);
   if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cuda_lu_tiles kernel attributes");
   rp->spt = rp->gather ? kRtR / L->n : tiles_systems_per_tile(L->n, kRtR, plan->esize);
+  if (rp->gather) {
+    /* the systems' own offsets and strides (tridi_dev_stage_offsets) */
+    set_layout_params(rp->g, L, NULL);
+    rp->g.rowsfast = L->axis_stride[1] == 1 || L->axis_stride[1] == -1;
+    rp->g.ndiv = make_fastdiv((uint32_t)(rp->g.rowsfast ? L->n : rp->spt));
+  }
   rp->ntiles = (L->nsys + rp->spt - 1) / rp->spt;
   rp->blocks = var_persistent_blocks(per_sm, sms, rp->ntiles);
   const tridi_status st = lu_fallback_plan(plan, &rp->fb);
@@ -501,22 +507,10 @@ extern "C" tridi_status tridi_cuda_rpts_tiles_execute(const struct tridi_plan_s 
   p.ntiles = rp->ntiles;
   p.uni_n = L->n;
   p.uni_spt = rp->spt;
-  LuParams g;
-  memset(&g, 0, sizeof g);
+  LuParams g = rp->g; /* zero for dense tiles */
   if (rp->gather) {
-    /* the systems' own offsets and strides (tridi_dev_stage_offsets) */
     p.ph0 = -1;
-    for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
-      g.op[k] = args->op[k];
-      g.as[k] = L->axis_stride[k];
-      for (int j = 0; j < L->nbatch; ++j) g.bstride[k][j] = L->bstride[k][j];
-    }
-    for (int j = 0; j < L->nbatch; ++j) g.bext[j] = L->bext[j];
-    g.nbatch = L->nbatch;
-    g.n = L->n;
-    g.nsys = L->nsys;
-    g.rowsfast = rp->rowsfast;
-    g.ndiv = make_fastdiv((uint32_t)(rp->rowsfast ? L->n : rp->spt));
+    for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) g.op[k] = args->op[k];
   } else {
     p.ph0 = var_packed_phase(args->op, plan->esize);
   }

@@ -268,18 +268,10 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_execute(const struct tridi_plan_s 
   }
   KParams kp;
   memset(&kp, 0, sizeof kp);
-  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
-    kp.op[k] = args->op[k];
-    kp.as[k] = L->axis_stride[k];
-    for (int j = 0; j < L->nbatch; ++j) kp.bstride[k][j] = L->bstride[k][j];
-  }
-  for (int j = 0; j < L->nbatch; ++j) kp.bext[j] = L->bext[j];
-  kp.nbatch = L->nbatch;
+  set_layout_params(kp, L, args->op);
   kp.reused = cp->reused;
   kp.info = args->info;
   kp.ws = args->ws;
-  kp.n = L->n;
-  kp.nsys = L->nsys;
   const Variant &v = kVariants[cp->variant];
   cudaError_t e = v.launch(*cp, kp, args, stream);
   if (e == cudaSuccess) e = cudaGetLastError();
