@@ -276,6 +276,12 @@ struct GlobalRows {
     X[k * sx] = y;
   }
   __host__ __device__ void put_last(int64_t k, T u) { w[k * W] = u; }
+  /* lu_system_fast: row k of U over u_k (u's plane unused), y' in x */
+  __host__ __device__ void put_scaled(int64_t k, T du, T du2, T y) {
+    w[(n + k) * W] = du;
+    w[(2 * n + k) * W] = du2;
+    X[k * sx] = y;
+  }
   __host__ __device__ T u(int64_t i) const { return w[i * W]; }
   __host__ __device__ T du(int64_t i) const { return w[(n + i) * W]; }
   __host__ __device__ T du2(int64_t i) const { return w[(2 * n + i) * W]; }
@@ -291,6 +297,8 @@ struct GlobalRows {
 struct LuPlan {
   bool tile;
   bool stream; /* tile: the streamed form (lu_stream.cu) */
+  bool fast;   /* global: lu_system_fast first, lu_system where it fails
+                  (out of place only: the re-solve reads d) */
   int G, threads;
   size_t smem;
   int rowsfast;

@@ -203,6 +203,38 @@ __global__ void __launch_bounds__(256) lu_global(LuParams p) {
   }
 }
 
+/* lu_global with the fast elimination (lu_system_fast: the fast
+ * reciprocal, U's rows over their pivots, two FMAs a row back): 11 words of
+ * traffic a row instead of 13 (du', du2' and y' written and read back, u's
+ * plane not used); a system it does not solve is solved again by
+ * lu_system from its inputs, which must be intact: out of place only. */
+template <typename T>
+__global__ void __launch_bounds__(256) lu_global_fast(LuParams p) {
+  const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid >= p.nthreads) return;
+  for (int64_t s = tid; s < p.nsys; s += p.nthreads) {
+    int64_t off[5];
+    tridi_dev_sys_offsets(p, s, off);
+    GlobalRows<T> m;
+    m.A = (const T *)p.op[0] + off[0];
+    m.B = (const T *)p.op[1] + off[1];
+    m.C = (const T *)p.op[2] + off[2];
+    m.D = (const T *)p.op[3] + off[3];
+    m.X = (T *)p.op[4] + off[4];
+    m.sa = p.as[0];
+    m.sb = p.as[1];
+    m.sc = p.as[2];
+    m.sd = p.as[3];
+    m.sx = p.as[4];
+    m.w = (T *)p.scratch + tid;
+    m.n = p.n;
+    m.W = p.nthreads;
+    int32_t code = 0;
+    if (lu_system_fast<T>(p.n, m) != 0) code = lu_system<T>(p.n, m);
+    if (p.info) p.info[s] = code;
+  }
+}
+
 template <typename T>
 const void *tile_fn(bool resolve) {
   return resolve ? (const void *)lu_tile_resolve<T> : (const void *)lu_tile<T>;
@@ -228,7 +260,15 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
   /* the tile: n (4G + 1) elements (n * G must fit the kernels' uint32) in
    * what a block may opt in to, less the second pass's static flags */
   const size_t smax = prop.sharedMemPerBlockOptin - kResolveStatic;
-  if (L->n > 0 && L->n <= (1 << 20)) {
+  /* measurement builds: TRIDI_CUDA_LU_GLOBAL=1 takes the global form (one
+   * thread a system, the factors in the workspace) for every n, =2 its fast
+   * variant where the execute is out of place (lu_global_fast) */
+  int force_global = 0;
+#ifdef TRIDI_CUDA_TUNING
+  if (const char *ev = getenv("TRIDI_CUDA_LU_GLOBAL"))
+    if (!resolve && (atoi(ev) == 1 || atoi(ev) == 2)) force_global = atoi(ev);
+#endif
+  if (L->n > 0 && L->n <= (1 << 20) && !force_global) {
     /* the G that keeps the most systems resident on an SM (the elimination
      * is one dependent chain a system: throughput is resident systems over
      * the chain's latency); ties to the larger G */
@@ -302,6 +342,7 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
   if (per && (uint64_t)nt > (SIZE_MAX / 4) / per)
     return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: the pivoting scratch overflows");
   lp->tile = false;
+  lp->fast = force_global == 2;
   lp->threads = 256;
   lp->nthreads = nt;
   lp->scratch_bytes = ((size_t)nt * (size_t)per + 63) & ~(size_t)63;
@@ -312,7 +353,7 @@ const char *lu_kind_name(const LuPlan &lp, char *buf, size_t len) {
   if (lp.tile)
     snprintf(buf, len, "%s_g%d", lp.stream ? "stream" : "tile", lp.G);
   else
-    snprintf(buf, len, "global");
+    snprintf(buf, len, lp.fast ? "global_fast" : "global");
   return buf;
 }
 
@@ -349,7 +390,12 @@ cudaError_t lu_launch_scalar(const struct tridi_plan_s *plan, const LuPlan &lp, 
   } else {
     p.nthreads = lp.nthreads;
     const unsigned grid = (unsigned)((lp.nthreads + lp.threads - 1) / lp.threads);
-    if (f64) {
+    /* the fast form re-reads d where it fails: not in place */
+    const bool inplace = args->op[3] == args->op[4];
+    if (lp.fast && !resolve && !inplace) {
+      if (f64) lu_global_fast<double><<<grid, lp.threads, 0, stream>>>(p);
+      else lu_global_fast<float><<<grid, lp.threads, 0, stream>>>(p);
+    } else if (f64) {
       if (resolve) lu_global<double, true><<<grid, lp.threads, 0, stream>>>(p);
       else lu_global<double, false><<<grid, lp.threads, 0, stream>>>(p);
     } else {
