@@ -1,7 +1,9 @@
-/* The CUDA pivoting solvers (cuda_lu_tiles for n = 48 (f32) / 64 (f64) or
- * 96 .. 2048, cuda_lu_partition to 4096, else cuda_lu_partial: all are
- * TRIDI_ALG_LU_PARTIAL, so the groups below that force it run the
- * partitioned rows and their exact fallback for those n) and TRIDI_PIVOT_AUTO's second pass (cuda_lu_partial's kernels) on
+/* The CUDA pivoting solvers (cuda_lu_tiles for n = 48 (f32) / 64 (f64), 96
+ * or, for adjacent systems, 192 .. 2048; cuda_lu_partition to 4096; else
+ * cuda_lu_partial, one thread a system at n = 80 .. 191 on batches of
+ * adjacent systems: all are TRIDI_ALG_LU_PARTIAL, so the groups below that
+ * force it run the partitioned rows and their exact fallback for those n)
+ * and TRIDI_PIVOT_AUTO's second pass (cuda_lu_partial's kernels) on
  * the CUDA backend, on the device mirror of the harness's problems
  * (tt_dev.h); every solve is judged by tt_problem_check: inputs and padding
  * untouched, x written exactly where described, residual and info against
@@ -13,7 +15,8 @@
  *   gpu_lu_collection  every family of tests/matrices, f32/f64, contiguous
  *                      and interleaved: residual of the pivoting solver;
  *   gpu_lu_breakdown   NaN/Inf inputs, singular systems (zero columns),
- *                      overflow: the reference's exact codes;
+ *                      overflow: the reference's exact codes (n = 128
+ *                      interleaved: the fast global form's re-solve);
  *   gpu_auto           AUTO out of place (systems the non-pivoting solver
  *                      breaks down on come out solved, info 0), with and
  *                      without the caller's info, in place (no second
@@ -192,7 +195,7 @@ static void gpu_lu_layouts(void **state) {
 static void gpu_lu_collection(void **state) {
   (void)state;
   SKIP_WITHOUT_GPU();
-  static const int64_t ns[] = {64, 300, 1000};
+  static const int64_t ns[] = {64, 128, 300, 1000};
   const tridi_options o = cuda_opts(TRIDI_ALG_LU_PARTIAL);
   uint64_t k = 0;
   for (int t = 0; t < 2; ++t)
@@ -226,7 +229,7 @@ static void gpu_lu_collection(void **state) {
 static void gpu_lu_breakdown(void **state) {
   (void)state;
   SKIP_WITHOUT_GPU();
-  static const int64_t ns[] = {1, 2, 3, 8, 64, 300, 2000};
+  static const int64_t ns[] = {1, 2, 3, 8, 64, 128, 300, 2000};
   const tridi_options o = cuda_opts(TRIDI_ALG_LU_PARTIAL);
   uint64_t k = 0;
   for (int t = 0; t < 2; ++t)
@@ -236,7 +239,9 @@ static void gpu_lu_breakdown(void **state) {
         tt_rng r;
         tt_rng_init(&r, tt_case_seed("gpu_lu_bd", k));
         tt_layout L;
-        make_layout(&L, (lay_kind)l, t ? TRIDI_F64 : TRIDI_F32, n, 12, &r);
+        /* 40 systems: interleaved rows of at least 128 bytes (n = 128 takes the
+         * global form there, breakdowns through its exact re-solve) */
+        make_layout(&L, (lay_kind)l, t ? TRIDI_F64 : TRIDI_F32, n, 40, &r);
         tt_problem P;
         if (tt_problem_init(&P, &L, tt_case_seed("gpu_lu_bd_p", k++), NULL)) continue;
         if (P.nsys < 9) {
@@ -383,7 +388,7 @@ static void gpu_tiles(void **state) {
   (void)state;
   SKIP_WITHOUT_GPU();
   static const int64_t ns[] = {47, 48, 63, 64, 65, 255, 683, 2047, 2048, 2049};
-  static const int64_t gns[] = {48, 64, 95, 96, 100, 513, 2048, 2049};
+  static const int64_t gns[] = {48, 64, 79, 80, 95, 96, 100, 191, 192, 513, 2048, 2049};
   static const lay_kind lays[] = {L_CONTIG, L_INPLACE, L_INTERLEAVED, L_STRIDED, L_MIDDLE, L_BCAST};
   uint64_t k = 0;
   for (int t = 0; t < 2; ++t) {
@@ -393,10 +398,18 @@ static void gpu_tiles(void **state) {
       const int64_t *list = dense ? ns : gns;
       const size_t cnt = dense ? sizeof ns / sizeof ns[0] : sizeof gns / sizeof gns[0];
       for (size_t i = 0; i < cnt; ++i) {
-        const int64_t n = list[i];
-        const int64_t lo = !dense ? 96 : t ? 64 : 48;
-        const char *want = n < lo ? "cuda_lu_partial_" : n > 2048 ? "cuda_lu_partition_" : "cuda_lu_tiles_";
-        collection_case(lays[l], dt, n, n <= 256 ? 3 * mg_count + 1 : 2 * mg_count, k++, want, "gpu_tiles");
+        const int64_t n = list[i], nsys = n <= 256 ? 3 * mg_count + 1 : 2 * mg_count;
+        /* neighbouring systems adjacent over at least a 128-byte line
+         * (interleaved; the middle axis where its last extent is that wide):
+         * cuda_lu_partial's one-thread-a-system global form below 192 */
+        const int64_t es = t ? 8 : 4, z = nsys > 40 ? 5 : 2;
+        const int adjacent = (lays[l] == L_INTERLEAVED && nsys * es >= 128) ||
+                             (lays[l] == L_MIDDLE && (nsys + z - 1) / z * es >= 128);
+        const int64_t lo = adjacent ? 192 : !dense ? 96 : t ? 64 : 48;
+        const char *want = n < lo ? (adjacent && n >= 80 ? "cuda_lu_partial_global_fast" : "cuda_lu_partial_")
+                           : n > 2048 ? "cuda_lu_partition_"
+                                      : "cuda_lu_tiles_";
+        collection_case(lays[l], dt, n, nsys, k++, want, "gpu_tiles");
       }
     }
     collection_case(L_CONTIG, dt, 1024, 600, k++, "cuda_lu_tiles_", "gpu_tiles");

@@ -307,6 +307,31 @@ struct LuPlan {
   size_t scratch_bytes; /* global: nthreads x 3n elements, rounded to 64 */
 };
 
+/* Batches whose neighbouring systems are neighbours in memory (interleaved
+ * batches, middle axes of N-d arrays): the innermost batch dimension has
+ * stride +-1 in x and +-1 or 0 (broadcast) in the inputs, and spans at least
+ * one 128-byte line, so that one thread a system reads and writes each row
+ * as whole lines across a warp (cuSPARSE gtsvInterleavedBatch's shape). */
+inline bool lu_systems_adjacent(const tridi_layout *L, size_t es) {
+  if (L->nbatch < 1) return false;
+  const int j = L->nbatch - 1;
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
+    const int64_t s = L->bstride[k][j];
+    if (s != 1 && s != -1 && !(s == 0 && k < TRIDI_NUM_OPERANDS - 1)) return false;
+  }
+  return L->bext[j] * (int64_t)es >= 128;
+}
+/* On those batches, n from kLuGlobalMinN to below kLuAdjacentTilesMinN: the
+ * one-thread-a-system global form of cuda_lu_partial (its fast elimination
+ * where the execute is out of place), below them the tile and streamed
+ * forms, from kLuAdjacentTilesMinN on cuda_lu_tiles (docs/perf-log.md,
+ * "Pivoting on interleaved batches: one thread a system at n = 80..191"). */
+constexpr int64_t kLuGlobalMinN = 80;
+constexpr int64_t kLuAdjacentTilesMinN = 192;
+/* kLuGlobalMinN and kLuAdjacentTilesMinN, or what a measurement build's
+ * TRIDI_CUDA_LU_ADJ=lo,hi sets (lo = hi: the rule off) */
+void lu_adjacent_range(int64_t *lo, int64_t *hi);
+
 /* Plan the scalar kind's pivoting kernels for plan's layout; resolve: the
  * second pass's kernels (which read info first).  Sets the shared-memory
  * attribute of the kernel it takes. */

@@ -246,6 +246,19 @@ const void *global_fn(bool resolve) {
 
 } /* namespace */
 
+void lu_adjacent_range(int64_t *lo, int64_t *hi) {
+  *lo = kLuGlobalMinN;
+  *hi = kLuAdjacentTilesMinN;
+#ifdef TRIDI_CUDA_TUNING
+  long long a = 0, b = 0;
+  if (const char *ev = getenv("TRIDI_CUDA_LU_ADJ"))
+    if (sscanf(ev, "%lld,%lld", &a, &b) == 2 && a >= 1 && b >= a) {
+      *lo = a;
+      *hi = b;
+    }
+#endif
+}
+
 tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPlan *lp) {
   const tridi_layout *L = &plan->lay;
   const bool f64 = plan->dtype == TRIDI_F64;
@@ -262,12 +275,17 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
   const size_t smax = prop.sharedMemPerBlockOptin - kResolveStatic;
   /* measurement builds: TRIDI_CUDA_LU_GLOBAL=1 takes the global form (one
    * thread a system, the factors in the workspace) for every n, =2 its fast
-   * variant where the execute is out of place (lu_global_fast) */
+   * variant where the execute is out of place (lu_global_fast); the
+   * default's range for adjacent systems: TRIDI_CUDA_LU_ADJ */
   int force_global = 0;
 #ifdef TRIDI_CUDA_TUNING
   if (const char *ev = getenv("TRIDI_CUDA_LU_GLOBAL"))
     if (!resolve && (atoi(ev) == 1 || atoi(ev) == 2)) force_global = atoi(ev);
 #endif
+  /* batches of adjacent systems at n = 80..191: the fast global form */
+  int64_t adj_lo, adj_hi;
+  lu_adjacent_range(&adj_lo, &adj_hi);
+  if (!resolve && !force_global && L->n >= adj_lo && L->n < adj_hi && lu_systems_adjacent(L, es)) force_global = 2;
   if (L->n > 0 && L->n <= (1 << 20) && !force_global) {
     /* the G that keeps the most systems resident on an SM (the elimination
      * is one dependent chain a system: throughput is resident systems over

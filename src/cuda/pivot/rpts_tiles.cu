@@ -64,7 +64,9 @@ constexpr bool kRtFast = true;
  * contiguous f32 n = 40: 40.6 / 41.1 against 39.3; n = 48: 36.5 / 36.9
  * against 40.5; f64 n = 48 / 64: 42.1 / 34.1 against 36.2; GATHER tiles
  * (interleaved, middle axis) n = 64: f32 33.1, f64 35.1 against 27.4, 27.4;
- * n = 96: 24.8, 25.5 against 27.6, 27.7. */
+ * n = 96: 24.8, 25.5 against 27.6, 27.7.  Batches of adjacent systems
+ * (lu.cuh lu_systems_adjacent) leave n below kLuAdjacentTilesMinN to
+ * cuda_lu_partial's global form. */
 constexpr int kRtMinNF32 = 48;
 constexpr int kRtMinNF64 = 64;
 constexpr int kRtMinNGather = 96;
@@ -436,14 +438,22 @@ extern "C" const char *tridi_cuda_rpts_tiles_applies(const struct tridi_plan_s *
 #endif
   const bool dense = tiles_dense_systems(L);
   int min_n = !dense ? kRtMinNGather : plan->dtype == TRIDI_F64 ? kRtMinNF64 : kRtMinNF32;
+  /* adjacent systems: cuda_lu_partial's global form below kLuAdjacentTilesMinN */
+  int64_t adj_lo, adj_hi;
+  lu_adjacent_range(&adj_lo, &adj_hi);
+  const bool adjacent = !dense && adj_hi > min_n && lu_systems_adjacent(L, plan->esize);
+  if (adjacent) min_n = (int)adj_hi;
 #ifdef TRIDI_CUDA_TUNING
   /* measurement builds: TRIDI_CUDA_RT_MINN moves the smallest n (>= M) */
   if (const char *e = getenv("TRIDI_CUDA_RT_MINN"))
     if (atoi(e) >= kRtM) min_n = atoi(e);
 #endif
   if (L->n < min_n)
-    return dense ? "n below 48 (f32) / 64 (f64): cuda_lu_partial is faster there (measured on the H200)"
-                 : "n below 96 (systems not one after another): cuda_lu_partial is faster there (measured on the H200)";
+    return dense      ? "n below 48 (f32) / 64 (f64): cuda_lu_partial is faster there (measured on the H200)"
+           : adjacent ? "n below 192 (neighbouring systems adjacent in memory): cuda_lu_partial is faster there "
+                        "(measured on the H200)"
+                      : "n below 96 (systems not one after another): cuda_lu_partial is faster there (measured on "
+                        "the H200)";
   if (L->n > kRtR) return "n above the tile (2048 rows)";
   int optin = 0;
   if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, plan->device) != cudaSuccess) {
