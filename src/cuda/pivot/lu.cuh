@@ -42,6 +42,7 @@ struct LuParams {
                      threads copy a system's rows, else a row's systems */
   FastDiv ndiv;   /* tile: division by n */
   int64_t nthreads; /* global: threads of the grid (each its scratch slot) */
+  int pf;           /* global, fast form: rows of L2 prefetch ahead (0: none) */
 };
 
 template <typename T>
@@ -155,6 +156,7 @@ __host__ __device__ __forceinline__ int lu_system_fast(int64_t n, R &m) {
     dl = m.d(1);
   }
   for (int64_t k = 0; k < n - 1; ++k) {
+    m.ahead(k);
     T an = (T)0, bn = (T)0, cn = (T)0, dn = (T)0;
     if (k + 2 < n) {
       an = m.a(k + 2);
@@ -233,6 +235,7 @@ struct TileRows {
     r[3 * G] = y;
   }
   __host__ __device__ void put_last(int64_t k, T u) { base[k * P] = u; }
+  __host__ __device__ void ahead(int64_t) const {} /* on chip already */
   /* lu_system_fast: row k of U over u_k */
   __host__ __device__ void put_scaled(int64_t k, T du, T du2, T y) {
     T *r = base + k * P;
@@ -257,7 +260,24 @@ struct GlobalRows {
   int64_t sa, sb, sc, sd, sx;
   T *w;
   int64_t n, W;
+  int pf; /* ahead: rows of prefetch (0: none) */
   __host__ __device__ T a(int64_t i) const { return ld(A + i * sa); }
+  /* lu_system_fast's step k: row k + pf of the inputs into L2, so that the
+   * loads a step ahead find it there (one thread a system holds few rows in
+   * flight; the prefetches raise that without registers) */
+  __host__ __device__ void ahead(int64_t k) const {
+#ifdef __CUDA_ARCH__
+    const int64_t r = k + pf;
+    if (pf > 0 && r < n) {
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(A + r * sa));
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(B + r * sb));
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(C + r * sc));
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(D + r * sd));
+    }
+#else
+    (void)k;
+#endif
+  }
   __host__ __device__ T b(int64_t i) const { return ld(B + i * sb); }
   __host__ __device__ T c(int64_t i) const { return ld(C + i * sc); }
   /* a, b, c through the read-only path (never written; d may be x) */
@@ -302,6 +322,7 @@ struct LuPlan {
   int G, threads;
   size_t smem;
   int rowsfast;
+  int pf; /* global, fast form: LuParams::pf */
   int64_t nthreads;
   int64_t resolve_grid; /* tile, second pass: blocks resident on the device */
   size_t scratch_bytes; /* global: nthreads x 3n elements, rounded to 64 */
@@ -328,6 +349,8 @@ inline bool lu_systems_adjacent(const tridi_layout *L, size_t es) {
  * "Pivoting on interleaved batches: one thread a system at n = 80..191"). */
 constexpr int64_t kLuGlobalMinN = 80;
 constexpr int64_t kLuAdjacentTilesMinN = 192;
+/* The global fast form's L2 prefetch distance in rows (GlobalRows::ahead) */
+constexpr int kLuGlobalPrefetch = 8;
 /* kLuGlobalMinN and kLuAdjacentTilesMinN, or what a measurement build's
  * TRIDI_CUDA_LU_ADJ=lo,hi sets (lo = hi: the rule off) */
 void lu_adjacent_range(int64_t *lo, int64_t *hi);

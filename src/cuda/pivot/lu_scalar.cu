@@ -198,6 +198,7 @@ __global__ void __launch_bounds__(256) lu_global(LuParams p) {
     m.w = (T *)p.scratch + tid;
     m.n = p.n;
     m.W = p.nthreads;
+    m.pf = 0;
     const int32_t code = lu_system<T>(p.n, m);
     if (p.info) p.info[s] = code;
   }
@@ -229,6 +230,7 @@ __global__ void __launch_bounds__(256) lu_global_fast(LuParams p) {
     m.w = (T *)p.scratch + tid;
     m.n = p.n;
     m.W = p.nthreads;
+    m.pf = p.pf;
     int32_t code = 0;
     if (lu_system_fast<T>(p.n, m) != 0) code = lu_system<T>(p.n, m);
     if (p.info) p.info[s] = code;
@@ -361,6 +363,11 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
     return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: the pivoting scratch overflows");
   lp->tile = false;
   lp->fast = force_global == 2;
+  lp->pf = kLuGlobalPrefetch;
+#ifdef TRIDI_CUDA_TUNING
+  if (const char *ev = getenv("TRIDI_CUDA_LU_PF"))
+    if (atoi(ev) >= 0 && atoi(ev) <= 64) lp->pf = atoi(ev);
+#endif
   lp->threads = 256;
   lp->nthreads = nt;
   lp->scratch_bytes = ((size_t)nt * (size_t)per + 63) & ~(size_t)63;
@@ -407,6 +414,7 @@ cudaError_t lu_launch_scalar(const struct tridi_plan_s *plan, const LuPlan &lp, 
     }
   } else {
     p.nthreads = lp.nthreads;
+    p.pf = lp.pf;
     const unsigned grid = (unsigned)((lp.nthreads + lp.threads - 1) / lp.threads);
     /* the fast form re-reads d where it fails: not in place */
     const bool inplace = args->op[3] == args->op[4];

@@ -75,6 +75,7 @@ __global__ void __launch_bounds__(256) var_resolve(VarPassParams p) {
       m.w = (T *)p.scratch + tid;
       m.n = n;
       m.W = p.nthreads;
+      m.pf = 0;
       p.info[s] = lu_system<T>(n, m);
     }
   }
