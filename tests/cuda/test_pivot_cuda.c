@@ -1,6 +1,6 @@
 /* The CUDA pivoting solvers (cuda_lu_tiles for n = 48 (f32) / 64 (f64), 96
  * or, for adjacent systems, 192 .. 2048; cuda_lu_partition to 4096; else
- * cuda_lu_partial, one thread a system at n = 80 .. 191 on batches of
+ * cuda_lu_partial, one thread a system at n = 64 .. 191 on batches of
  * adjacent systems: all are TRIDI_ALG_LU_PARTIAL, so the groups below that
  * force it run the partitioned rows and their exact fallback for those n)
  * and TRIDI_PIVOT_AUTO's second pass (cuda_lu_partial's kernels) on
@@ -406,7 +406,7 @@ static void gpu_tiles(void **state) {
         const int adjacent = (lays[l] == L_INTERLEAVED && nsys * es >= 128) ||
                              (lays[l] == L_MIDDLE && (nsys + z - 1) / z * es >= 128);
         const int64_t lo = adjacent ? 192 : !dense ? 96 : t ? 64 : 48;
-        const char *want = n < lo ? (adjacent && n >= 80 ? "cuda_lu_partial_global_fast" : "cuda_lu_partial_")
+        const char *want = n < lo ? (adjacent && n >= 64 ? "cuda_lu_partial_global_fast" : "cuda_lu_partial_")
                            : n > 2048 ? "cuda_lu_partition_"
                                       : "cuda_lu_tiles_";
         collection_case(lays[l], dt, n, nsys, k++, want, "gpu_tiles");

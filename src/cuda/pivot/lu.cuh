@@ -346,8 +346,8 @@ inline bool lu_systems_adjacent(const tridi_layout *L, size_t es) {
  * one-thread-a-system global form of cuda_lu_partial (its fast elimination
  * where the execute is out of place), below them the tile and streamed
  * forms, from kLuAdjacentTilesMinN on cuda_lu_tiles (docs/perf-log.md,
- * "Pivoting on interleaved batches: one thread a system at n = 80..191"). */
-constexpr int64_t kLuGlobalMinN = 80;
+ * "Pivoting on interleaved batches: one thread a system at n = 64..191"). */
+constexpr int64_t kLuGlobalMinN = 64;
 constexpr int64_t kLuAdjacentTilesMinN = 192;
 /* The global fast form's L2 prefetch distance in rows (GlobalRows::ahead) */
 constexpr int kLuGlobalPrefetch = 8;

@@ -284,7 +284,7 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
   if (const char *ev = getenv("TRIDI_CUDA_LU_GLOBAL"))
     if (!resolve && (atoi(ev) == 1 || atoi(ev) == 2)) force_global = atoi(ev);
 #endif
-  /* batches of adjacent systems at n = 80..191: the fast global form */
+  /* batches of adjacent systems at n = 64..191: the fast global form */
   int64_t adj_lo, adj_hi;
   lu_adjacent_range(&adj_lo, &adj_hi);
   if (!resolve && !force_global && L->n >= adj_lo && L->n < adj_hi && lu_systems_adjacent(L, es)) force_global = 2;
