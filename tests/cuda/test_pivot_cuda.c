@@ -1,6 +1,6 @@
 /* The CUDA pivoting solvers (cuda_lu_tiles for n = 48 (f32) / 64 (f64), 96
- * or, for adjacent systems, 192 .. 2048; cuda_lu_partition to 4096; else
- * cuda_lu_partial, one thread a system at n = 64 .. 191 on batches of
+ * or, for adjacent systems, 224 .. 2048; cuda_lu_partition to 4096; else
+ * cuda_lu_partial, one thread a system at n = 64 .. 223 on batches of
  * adjacent systems: all are TRIDI_ALG_LU_PARTIAL, so the groups below that
  * force it run the partitioned rows and their exact fallback for those n)
  * and TRIDI_PIVOT_AUTO's second pass (cuda_lu_partial's kernels) on
@@ -32,8 +32,10 @@
  *                      executes in a graph (in place among them);
  *   gpu_tiles          cuda_lu_tiles (n = 48 (f32) / 64 (f64) .. 2048 for
  *                      systems one after another: 16-byte copies; n = 96
- *                      .. 2048 on the other layouts: gathered tiles) on the collection, as
- *                      gpu_partition, and the rows around its limits. */
+ *                      (224 where neighbouring systems are adjacent) ..
+ *                      2048 on the other layouts: gathered tiles) on the
+ *                      collection, as gpu_partition, and the rows around
+ *                      its limits (cuda_lu_partial's global form below). */
 #include "matgen_problem.h"
 #include "tt_dev.h"
 #include "tt_variable.h"
@@ -376,19 +378,21 @@ static void gpu_partition(void **state) {
 }
 
 /* The tiles row (cuda_lu_tiles), n = 48 (f32) / 64 (f64) (96 for the
- * gathered tiles) .. 2048 (tiles of 42 systems down to one; the n around
- * those limits go to the other rows), the collection, f32/f64, with and without info, in a graph.
+ * gathered tiles, 224 where neighbouring systems are adjacent) .. 2048
+ * (tiles of 42 systems down to one; the n around those limits go to the
+ * other rows, cuda_lu_partial's global form at n = 64 .. 223 on adjacent
+ * systems), the collection, f32/f64, with and without info, in a graph.
  * Systems one after another (contiguous, in place: the 16-byte copies) at
  * ten n, and n = 1024 with 600 systems: more tiles than the persistent
  * grid's blocks.  The gathered tiles on interleaved, strided (random
  * per-operand strides, some negative), middle-axis and broadcast-matrix
- * layouts at eight n: rows along a system (broadcast, some strided) and
+ * layouts at twelve n: rows along a system (broadcast, some strided) and
  * along a row's systems (interleaved, middle axis). */
 static void gpu_tiles(void **state) {
   (void)state;
   SKIP_WITHOUT_GPU();
   static const int64_t ns[] = {47, 48, 63, 64, 65, 255, 683, 2047, 2048, 2049};
-  static const int64_t gns[] = {48, 64, 79, 80, 95, 96, 100, 191, 192, 513, 2048, 2049};
+  static const int64_t gns[] = {48, 63, 64, 95, 96, 100, 191, 223, 224, 513, 2048, 2049};
   static const lay_kind lays[] = {L_CONTIG, L_INPLACE, L_INTERLEAVED, L_STRIDED, L_MIDDLE, L_BCAST};
   uint64_t k = 0;
   for (int t = 0; t < 2; ++t) {
@@ -401,11 +405,11 @@ static void gpu_tiles(void **state) {
         const int64_t n = list[i], nsys = n <= 256 ? 3 * mg_count + 1 : 2 * mg_count;
         /* neighbouring systems adjacent over at least a 128-byte line
          * (interleaved; the middle axis where its last extent is that wide):
-         * cuda_lu_partial's one-thread-a-system global form below 192 */
+         * cuda_lu_partial's one-thread-a-system global form at 64 .. 223 */
         const int64_t es = t ? 8 : 4, z = nsys > 40 ? 5 : 2;
         const int adjacent = (lays[l] == L_INTERLEAVED && nsys * es >= 128) ||
                              (lays[l] == L_MIDDLE && (nsys + z - 1) / z * es >= 128);
-        const int64_t lo = adjacent ? 192 : !dense ? 96 : t ? 64 : 48;
+        const int64_t lo = adjacent ? 224 : !dense ? 96 : t ? 64 : 48;
         const char *want = n < lo ? (adjacent && n >= 64 ? "cuda_lu_partial_global_fast" : "cuda_lu_partial_")
                            : n > 2048 ? "cuda_lu_partition_"
                                       : "cuda_lu_tiles_";

@@ -346,11 +346,15 @@ inline bool lu_systems_adjacent(const tridi_layout *L, size_t es) {
  * one-thread-a-system global form of cuda_lu_partial (its fast elimination
  * where the execute is out of place), below them the tile and streamed
  * forms, from kLuAdjacentTilesMinN on cuda_lu_tiles (docs/perf-log.md,
- * "Pivoting on interleaved batches: one thread a system at n = 64..191"). */
+ * "Pivoting on interleaved batches: one thread a system at n = 64..223"). */
 constexpr int64_t kLuGlobalMinN = 64;
-constexpr int64_t kLuAdjacentTilesMinN = 192;
-/* The global fast form's L2 prefetch distance in rows (GlobalRows::ahead) */
-constexpr int kLuGlobalPrefetch = 8;
+constexpr int64_t kLuAdjacentTilesMinN = 224;
+/* The global fast form's L2 prefetch distance in rows (GlobalRows::ahead):
+ * 4 (H200, interleaved and middle axis: +1.5..4 points of copy at f32 n =
+ * 64..96 and both types at n = 128..512; 8 and 16 gained less), none for
+ * f64 below kLuPrefetchMinNF64 (1..3 points lost there) */
+constexpr int kLuGlobalPrefetch = 4;
+constexpr int64_t kLuPrefetchMinNF64 = 128;
 /* kLuGlobalMinN and kLuAdjacentTilesMinN, or what a measurement build's
  * TRIDI_CUDA_LU_ADJ=lo,hi sets (lo = hi: the rule off) */
 void lu_adjacent_range(int64_t *lo, int64_t *hi);

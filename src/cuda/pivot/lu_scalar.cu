@@ -284,7 +284,7 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
   if (const char *ev = getenv("TRIDI_CUDA_LU_GLOBAL"))
     if (!resolve && (atoi(ev) == 1 || atoi(ev) == 2)) force_global = atoi(ev);
 #endif
-  /* batches of adjacent systems at n = 64..191: the fast global form */
+  /* batches of adjacent systems at n = 64..223: the fast global form */
   int64_t adj_lo, adj_hi;
   lu_adjacent_range(&adj_lo, &adj_hi);
   if (!resolve && !force_global && L->n >= adj_lo && L->n < adj_hi && lu_systems_adjacent(L, es)) force_global = 2;
@@ -363,7 +363,7 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
     return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: the pivoting scratch overflows");
   lp->tile = false;
   lp->fast = force_global == 2;
-  lp->pf = kLuGlobalPrefetch;
+  lp->pf = f64 && L->n < kLuPrefetchMinNF64 ? 0 : kLuGlobalPrefetch;
 #ifdef TRIDI_CUDA_TUNING
   if (const char *ev = getenv("TRIDI_CUDA_LU_PF"))
     if (atoi(ev) >= 0 && atoi(ev) <= 64) lp->pf = atoi(ev);

@@ -450,7 +450,7 @@ extern "C" const char *tridi_cuda_rpts_tiles_applies(const struct tridi_plan_s *
 #endif
   if (L->n < min_n)
     return dense      ? "n below 48 (f32) / 64 (f64): cuda_lu_partial is faster there (measured on the H200)"
-           : adjacent ? "n below 192 (neighbouring systems adjacent in memory): cuda_lu_partial is faster there "
+           : adjacent ? "n below 224 (neighbouring systems adjacent in memory): cuda_lu_partial is faster there "
                         "(measured on the H200)"
                       : "n below 96 (systems not one after another): cuda_lu_partial is faster there (measured on "
                         "the H200)";
