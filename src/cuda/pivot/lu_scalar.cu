@@ -176,29 +176,37 @@ __global__ void __launch_bounds__(kTileBlock) lu_tile_resolve(LuParams p) {
   }
 }
 
+/* System s's rows in global memory for thread tid of the global forms
+ * (its scratch slot tid of p.nthreads), pf rows of L2 prefetch (0: none) */
+template <typename T>
+__device__ __forceinline__ GlobalRows<T> global_rows(const LuParams &p, int64_t s, int64_t tid, int pf) {
+  int64_t off[5];
+  tridi_dev_sys_offsets(p, s, off);
+  GlobalRows<T> m;
+  m.A = (const T *)p.op[0] + off[0];
+  m.B = (const T *)p.op[1] + off[1];
+  m.C = (const T *)p.op[2] + off[2];
+  m.D = (const T *)p.op[3] + off[3];
+  m.X = (T *)p.op[4] + off[4];
+  m.sa = p.as[0];
+  m.sb = p.as[1];
+  m.sc = p.as[2];
+  m.sd = p.as[3];
+  m.sx = p.as[4];
+  m.w = (T *)p.scratch + tid;
+  m.n = p.n;
+  m.W = p.nthreads;
+  m.pf = pf;
+  return m;
+}
+
 template <typename T, bool RESOLVE>
 __global__ void __launch_bounds__(256) lu_global(LuParams p) {
   const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= p.nthreads) return;
   for (int64_t s = tid; s < p.nsys; s += p.nthreads) {
     if (RESOLVE && p.info[s] == 0) continue;
-    int64_t off[5];
-    tridi_dev_sys_offsets(p, s, off);
-    GlobalRows<T> m;
-    m.A = (const T *)p.op[0] + off[0];
-    m.B = (const T *)p.op[1] + off[1];
-    m.C = (const T *)p.op[2] + off[2];
-    m.D = (const T *)p.op[3] + off[3];
-    m.X = (T *)p.op[4] + off[4];
-    m.sa = p.as[0];
-    m.sb = p.as[1];
-    m.sc = p.as[2];
-    m.sd = p.as[3];
-    m.sx = p.as[4];
-    m.w = (T *)p.scratch + tid;
-    m.n = p.n;
-    m.W = p.nthreads;
-    m.pf = 0;
+    GlobalRows<T> m = global_rows<T>(p, s, tid, 0);
     const int32_t code = lu_system<T>(p.n, m);
     if (p.info) p.info[s] = code;
   }
@@ -214,23 +222,7 @@ __global__ void __launch_bounds__(256) lu_global_fast(LuParams p) {
   const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= p.nthreads) return;
   for (int64_t s = tid; s < p.nsys; s += p.nthreads) {
-    int64_t off[5];
-    tridi_dev_sys_offsets(p, s, off);
-    GlobalRows<T> m;
-    m.A = (const T *)p.op[0] + off[0];
-    m.B = (const T *)p.op[1] + off[1];
-    m.C = (const T *)p.op[2] + off[2];
-    m.D = (const T *)p.op[3] + off[3];
-    m.X = (T *)p.op[4] + off[4];
-    m.sa = p.as[0];
-    m.sb = p.as[1];
-    m.sc = p.as[2];
-    m.sd = p.as[3];
-    m.sx = p.as[4];
-    m.w = (T *)p.scratch + tid;
-    m.n = p.n;
-    m.W = p.nthreads;
-    m.pf = p.pf;
+    GlobalRows<T> m = global_rows<T>(p, s, tid, p.pf);
     int32_t code = 0;
     if (lu_system_fast<T>(p.n, m) != 0) code = lu_system<T>(p.n, m);
     if (p.info) p.info[s] = code;
