@@ -351,8 +351,9 @@ constexpr int64_t kLuGlobalMinN = 64;
 constexpr int64_t kLuAdjacentTilesMinN = 224;
 /* The global fast form's L2 prefetch distance in rows (GlobalRows::ahead):
  * 4 (H200, interleaved and middle axis: +1.5..4 points of copy at f32 n =
- * 64..96 and both types at n = 128..512; 8 and 16 gained less), none for
- * f64 below kLuPrefetchMinNF64 (1..3 points lost there) */
+ * 64..96 and 192..512, f64 n = 128..512; f32 n = 128 lost 1.2; 8 gained
+ * less, 16 lost), none for f64 below kLuPrefetchMinNF64 (1..3 points lost
+ * there) */
 constexpr int kLuGlobalPrefetch = 4;
 constexpr int64_t kLuPrefetchMinNF64 = 128;
 /* kLuGlobalMinN and kLuAdjacentTilesMinN, or what a measurement build's
