@@ -183,6 +183,13 @@ int main(int argc, char **argv) {
       run_case(t ? TRIDI_F64 : TRIDI_F32, CONTIG, 100000, 64, 1, algs[a]);
       run_case(t ? TRIDI_F64 : TRIDI_F32, INTERLEAVED, 1000, 4096, 1, algs[a]);
     }
+  /* the pivoting rows (cuda_lu_tiles, cuda_lu_partition, cuda_lu_partial
+   * and its forms) around their limits on every layout */
+  static const int64_t pns[] = {32, 47, 48, 63, 64, 95, 96, 100, 191, 223, 224, 256, 1000, 2048, 2049, 4096, 5000};
+  for (int t = 0; t < 2; ++t)
+    for (int lay = 0; lay < NLAYOUT; ++lay)
+      for (int i = 0; i < (int)(sizeof pns / sizeof pns[0]); ++i)
+        if (!small || i % 2 == 0) run_case(t ? TRIDI_F64 : TRIDI_F32, lay, pns[i], 4096, 0, TRIDI_ALG_LU_PARTIAL);
   for (int t = 0; t < 2; ++t)
     for (int l = 0; l < 2; ++l) {
       const tridi_var_layout vl = l ? TRIDI_VAR_INTERLEAVED : TRIDI_VAR_PACKED;
