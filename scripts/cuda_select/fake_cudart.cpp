@@ -5,7 +5,7 @@
  * register and static shared-memory counts (cuobjdump -res-usage, file
  * FAKE_CUDA_RES), and prints every attribute set and every launch (kernel,
  * current device, grid, block, shared memory, the decoded arguments of the
- * Thomas-PCR kernels) on stdout. */
+ * Thomas-PCR and pivoting kernels) on stdout. */
 #include <cuda_runtime.h>
 
 #include <cxxabi.h>
@@ -119,6 +119,21 @@ int blocks_per_sm(const void *fn, int threads, size_t dyn) {
   return b;
 }
 
+/* the layout fields that KParams and LuParams share (tag: kp / lp; ws: their
+ * workspace or scratch pointer), then extra, then the batch dimensions */
+template <typename Params>
+void print_layout(const char *tag, const Params &p, const void *ws, const std::string &extra) {
+  printf("    %s op=%p,%p,%p,%p,%p info=%p ws=%p n=%lld nsys=%lld as=%lld,%lld,%lld,%lld,%lld nbatch=%d%s", tag,
+         p.op[0], p.op[1], p.op[2], p.op[3], p.op[4], (void *)p.info, ws, (long long)p.n, (long long)p.nsys,
+         (long long)p.as[0], (long long)p.as[1], (long long)p.as[2], (long long)p.as[3], (long long)p.as[4],
+         p.nbatch, extra.c_str());
+  for (int j = 0; j < p.nbatch && j < TRIDI_MAX_RANK; ++j) {
+    printf(" b%d=%lld:", j, (long long)p.bext[j]);
+    for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) printf("%s%lld", k ? "," : "", (long long)p.bstride[k][j]);
+  }
+  printf("\n");
+}
+
 void print_kparams(const void *argp) {
   /* KParams of src/cuda (the same in every version compared) */
   struct KParams {
@@ -134,15 +149,7 @@ void print_kparams(const void *argp) {
     int reused;
   };
   const KParams &p = *(const KParams *)argp;
-  printf("    kp op=%p,%p,%p,%p,%p info=%p ws=%p n=%lld nsys=%lld as=%lld,%lld,%lld,%lld,%lld nbatch=%d reused=%d",
-         p.op[0], p.op[1], p.op[2], p.op[3], p.op[4], (void *)p.info, p.ws, (long long)p.n, (long long)p.nsys,
-         (long long)p.as[0], (long long)p.as[1], (long long)p.as[2], (long long)p.as[3], (long long)p.as[4],
-         p.nbatch, p.reused);
-  for (int j = 0; j < p.nbatch && j < TRIDI_MAX_RANK; ++j) {
-    printf(" b%d=%lld:", j, (long long)p.bext[j]);
-    for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) printf("%s%lld", k ? "," : "", (long long)p.bstride[k][j]);
-  }
-  printf("\n");
+  print_layout("kp", p, p.ws, " reused=" + std::to_string(p.reused));
 }
 
 struct FastDiv {
@@ -157,11 +164,45 @@ struct SegParams {
   FastDiv sdiv;
 };
 
+void print_luparams(const void *argp) {
+  /* LuParams of src/cuda/pivot/lu.cuh */
+  struct LuParams {
+    const void *op[TRIDI_NUM_OPERANDS];
+    int32_t *info;
+    void *scratch;
+    int64_t n;
+    int64_t nsys;
+    int64_t as[TRIDI_NUM_OPERANDS];
+    int64_t bext[TRIDI_MAX_RANK];
+    int64_t bstride[TRIDI_NUM_OPERANDS][TRIDI_MAX_RANK];
+    int nbatch;
+    int G, logG;
+    int P;
+    int rowsfast;
+    FastDiv ndiv;
+    int64_t nthreads;
+    int pf;
+  };
+  const LuParams &p = *(const LuParams *)argp;
+  char extra[200];
+  snprintf(extra, sizeof extra, " G=%d logG=%d P=%d rowsfast=%d ndiv=%u,%u nthreads=%lld pf=%d", p.G, p.logG, p.P,
+           p.rowsfast, p.ndiv.m, p.ndiv.l, (long long)p.nthreads, p.pf);
+  print_layout("lp", p, p.scratch, extra);
+}
+
 void print_args(const std::string &name, void **args) {
   auto has = [&](const char *s) { return name.find(s) != std::string::npos; };
   auto I = [&](int i) { return *(const int *)args[i]; };
   if (has("tridi_fill_info_zero")) {
     printf("    info=%p nsys=%lld\n", *(void **)args[0], (long long)*(const int64_t *)args[1]);
+    return;
+  }
+  if (has("(tridi_cuda::LuParams")) { /* the pivoting kernels whose first argument is LuParams */
+    print_luparams(args[0]);
+    return;
+  }
+  if (has("rpts_tiles_kernel")) { /* (VarParams, LuParams): the gathered tiles' layout */
+    print_luparams(args[1]);
     return;
   }
   if (!has("tridi_thomas_pcr") && !has("tridi_seg_")) return; /* other rows: launch shape only */
