@@ -100,6 +100,13 @@ __device__ __forceinline__ double rcp_<double>(double x) {
 }
 #endif
 
+/* ceil(log2(v)) for v >= 1 (host: block shapes at plan time) */
+__host__ __device__ inline int ilog2(int64_t v) {
+  int l = 0;
+  while ((1ll << l) < v) ++l;
+  return l;
+}
+
 /* A row index for the int breakdown rows (n may exceed INT32_MAX) */
 __device__ __forceinline__ int clamp_row(int64_t r) { return r < INT32_MAX ? (int)r : INT32_MAX - 1; }
 

@@ -56,16 +56,13 @@ inline tridi_status cuda_error(cudaError_t e, const char *what, ...) {
                          cudaGetErrorString(e), cudaGetErrorName(e));
 }
 
-/* A kernel parameter struct's layout fields from the plan's layout: the
- * row strides as[], the batch extents and strides (what
- * tridi_dev_sys_offsets reads), nbatch, n and nsys; and the operands op[]
- * from op (an execute's args->op; NULL at plan time: set per execute).
- * Params: any struct with those members (LuParams, ...); the caller zeroes
- * it and sets the rest. */
+/* A kernel parameter struct's layout fields from the plan's layout (plan
+ * time): the row strides as[], the batch extents and strides (what
+ * tridi_dev_sys_offsets reads), nbatch, n and nsys.  Params: any struct
+ * with those members (LuParams, KParams); the caller zeroes it first. */
 template <typename Params>
-inline void set_layout_params(Params &p, const tridi_layout *L, const void *const *op) {
+inline void set_layout_params(Params &p, const tridi_layout *L) {
   for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
-    if (op) p.op[k] = op[k];
     p.as[k] = L->axis_stride[k];
     for (int j = 0; j < L->nbatch; ++j) p.bstride[k][j] = L->bstride[k][j];
   }
@@ -73,6 +70,12 @@ inline void set_layout_params(Params &p, const tridi_layout *L, const void *cons
   p.nbatch = L->nbatch;
   p.n = L->n;
   p.nsys = L->nsys;
+}
+
+/* An execute's operands into parameters made at plan time */
+template <typename Params>
+inline void set_operands(Params &p, const void *const *op) {
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) p.op[k] = op[k];
 }
 
 } /* namespace tridi_cuda */

@@ -319,14 +319,23 @@ struct LuPlan {
   bool stream; /* tile: the streamed form (lu_stream.cu) */
   bool fast;   /* global: lu_system_fast first, lu_system where it fails
                   (out of place only: the re-solve reads d) */
-  int G, threads;
+  int threads;
   size_t smem;
-  int rowsfast;
-  int pf; /* global, fast form: LuParams::pf */
-  int64_t nthreads;
   int64_t resolve_grid; /* tile, second pass: blocks resident on the device */
-  size_t scratch_bytes; /* global: nthreads x 3n elements, rounded to 64 */
+  size_t scratch_bytes; /* global: k.nthreads x 3n elements, rounded to 64 */
+  LuParams k;           /* the launch parameters made at plan time: the
+                           layout, the tile's G, logG, P, rowsfast, ndiv or
+                           the global form's nthreads, pf; execute sets op,
+                           info and scratch */
 };
+
+/* Bit k: operand k's rows are unit-stride (LuParams::rowsfast) */
+inline int lu_rowsfast(const tridi_layout *L) {
+  int r = 0;
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
+    if (L->axis_stride[k] == 1 || L->axis_stride[k] == -1) r |= 1 << k;
+  return r;
+}
 
 /* Batches whose neighbouring systems are neighbours in memory (interleaved
  * batches, middle axes of N-d arrays): the innermost batch dimension has

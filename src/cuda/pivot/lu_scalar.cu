@@ -38,12 +38,6 @@ constexpr size_t kResolveScratchBudget = (size_t)16 << 20;
 /* threads of a tile block: G <= 32 of them eliminate, all copy */
 constexpr int kTileBlock = 128;
 
-inline int ilog2_(int v) {
-  int l = 0;
-  while ((1 << l) < v) ++l;
-  return l;
-}
-
 __host__ __device__ inline size_t tile_head_bytes(int G) {
   return ((size_t)5 * G * sizeof(int64_t) + (size_t)G * sizeof(int) + 15) & ~(size_t)15;
 }
@@ -258,12 +252,18 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
   const bool f64 = plan->dtype == TRIDI_F64;
   const size_t es = plan->esize;
   memset(lp, 0, sizeof *lp);
+  set_layout_params(lp->k, L);
   cudaDeviceProp prop;
   cudaError_t e = cudaGetDeviceProperties(&prop, plan->device);
   if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaGetDeviceProperties");
-  lp->rowsfast = 0;
-  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
-    if (L->axis_stride[k] == 1 || L->axis_stride[k] == -1) lp->rowsfast |= 1 << k;
+  /* the tile forms' block of G systems */
+  auto tile_params = [&](int G) {
+    lp->k.G = G;
+    lp->k.logG = ilog2(G);
+    lp->k.P = 4 * G + 1;
+    lp->k.rowsfast = lu_rowsfast(L);
+    lp->k.ndiv = make_fastdiv((uint32_t)L->n);
+  };
   /* the tile: n (4G + 1) elements (n * G must fit the kernels' uint32) in
    * what a block may opt in to, less the second pass's static flags */
   const size_t smax = prop.sharedMemPerBlockOptin - kResolveStatic;
@@ -271,16 +271,17 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
    * thread a system, the factors in the workspace) for every n, =2 its fast
    * variant where the execute is out of place (lu_global_fast); the
    * default's range for adjacent systems: TRIDI_CUDA_LU_ADJ */
-  int force_global = 0;
+  enum { kChoose, kGlobalExact, kGlobalFast } form = kChoose; /* kChoose: a tile form where one fits */
 #ifdef TRIDI_CUDA_TUNING
   if (const char *ev = getenv("TRIDI_CUDA_LU_GLOBAL"))
-    if (!resolve && (atoi(ev) == 1 || atoi(ev) == 2)) force_global = atoi(ev);
+    if (!resolve && (atoi(ev) == 1 || atoi(ev) == 2)) form = atoi(ev) == 1 ? kGlobalExact : kGlobalFast;
 #endif
   /* batches of adjacent systems at n = 64..223: the fast global form */
   int64_t adj_lo, adj_hi;
   lu_adjacent_range(&adj_lo, &adj_hi);
-  if (!resolve && !force_global && L->n >= adj_lo && L->n < adj_hi && lu_systems_adjacent(L, es)) force_global = 2;
-  if (L->n > 0 && L->n <= (1 << 20) && !force_global) {
+  if (!resolve && form == kChoose && L->n >= adj_lo && L->n < adj_hi && lu_systems_adjacent(L, es))
+    form = kGlobalFast;
+  if (L->n > 0 && L->n <= (1 << 20) && form == kChoose) {
     /* the G that keeps the most systems resident on an SM (the elimination
      * is one dependent chain a system: throughput is resident systems over
      * the chain's latency); ties to the larger G */
@@ -329,7 +330,7 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
     if (sG && sbest >= best) {
       lp->tile = true;
       lp->stream = true;
-      lp->G = sG;
+      tile_params(sG);
       lp->threads = kTileBlock;
       lp->smem = s_smem;
       return TRIDI_SUCCESS;
@@ -337,7 +338,7 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
     if (bestG) {
       lp->tile = true;
       lp->resolve_grid = (int64_t)prop.multiProcessorCount * (best / bestG);
-      lp->G = bestG;
+      tile_params(bestG);
       lp->threads = kTileBlock;
       lp->smem = best_smem;
       return TRIDI_SUCCESS;
@@ -354,21 +355,21 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
   if (per && (uint64_t)nt > (SIZE_MAX / 4) / per)
     return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: the pivoting scratch overflows");
   lp->tile = false;
-  lp->fast = force_global == 2;
-  lp->pf = f64 && L->n < kLuPrefetchMinNF64 ? 0 : kLuGlobalPrefetch;
+  lp->fast = form == kGlobalFast;
+  lp->k.pf = f64 && L->n < kLuPrefetchMinNF64 ? 0 : kLuGlobalPrefetch;
 #ifdef TRIDI_CUDA_TUNING
   if (const char *ev = getenv("TRIDI_CUDA_LU_PF"))
-    if (atoi(ev) >= 0 && atoi(ev) <= 64) lp->pf = atoi(ev);
+    if (atoi(ev) >= 0 && atoi(ev) <= 64) lp->k.pf = atoi(ev);
 #endif
   lp->threads = 256;
-  lp->nthreads = nt;
+  lp->k.nthreads = nt;
   lp->scratch_bytes = ((size_t)nt * (size_t)per + 63) & ~(size_t)63;
   return TRIDI_SUCCESS;
 }
 
 const char *lu_kind_name(const LuPlan &lp, char *buf, size_t len) {
   if (lp.tile)
-    snprintf(buf, len, "%s_g%d", lp.stream ? "stream" : "tile", lp.G);
+    snprintf(buf, len, "%s_g%d", lp.stream ? "stream" : "tile", lp.k.G);
   else
     snprintf(buf, len, lp.fast ? "global_fast" : "global");
   return buf;
@@ -378,36 +379,25 @@ cudaError_t lu_launch_scalar(const struct tridi_plan_s *plan, const LuPlan &lp, 
                              const tridi_args *args, void *scratch, cudaStream_t stream) {
   const tridi_layout *L = &plan->lay;
   if (L->nsys == 0) return cudaSuccess;
-  LuParams p;
-  memset(&p, 0, sizeof p);
-  set_layout_params(p, L, args->op);
+  LuParams p = lp.k;
+  set_operands(p, args->op);
   p.info = args->info;
   p.scratch = scratch;
   const bool f64 = plan->dtype == TRIDI_F64;
   if (lp.tile) {
-    p.G = lp.G;
-    p.logG = ilog2_(lp.G);
-    p.P = 4 * lp.G + 1;
-    p.rowsfast = lp.rowsfast;
-    p.ndiv = make_fastdiv((uint32_t)L->n);
-    if (lp.stream) {
-      const unsigned grid = (unsigned)((L->nsys + lp.G - 1) / lp.G);
-      return lu_stream_launch(f64, grid, lp.threads, lp.smem, p, stream);
-    }
+    const unsigned grid = (unsigned)((L->nsys + p.G - 1) / p.G);
+    if (lp.stream) return lu_stream_launch(f64, grid, lp.threads, lp.smem, p, stream);
     if (resolve) {
       const int64_t chunks = (L->nsys + kResolveChunk - 1) / kResolveChunk;
-      const unsigned grid = (unsigned)(chunks < lp.resolve_grid ? chunks : lp.resolve_grid);
-      if (f64) lu_tile_resolve<double><<<grid, lp.threads, lp.smem, stream>>>(p);
-      else lu_tile_resolve<float><<<grid, lp.threads, lp.smem, stream>>>(p);
+      const unsigned rgrid = (unsigned)(chunks < lp.resolve_grid ? chunks : lp.resolve_grid);
+      if (f64) lu_tile_resolve<double><<<rgrid, lp.threads, lp.smem, stream>>>(p);
+      else lu_tile_resolve<float><<<rgrid, lp.threads, lp.smem, stream>>>(p);
     } else {
-      const unsigned grid = (unsigned)((L->nsys + lp.G - 1) / lp.G);
       if (f64) lu_tile<double><<<grid, lp.threads, lp.smem, stream>>>(p);
       else lu_tile<float><<<grid, lp.threads, lp.smem, stream>>>(p);
     }
   } else {
-    p.nthreads = lp.nthreads;
-    p.pf = lp.pf;
-    const unsigned grid = (unsigned)((lp.nthreads + lp.threads - 1) / lp.threads);
+    const unsigned grid = (unsigned)((p.nthreads + lp.threads - 1) / lp.threads);
     /* the fast form re-reads d where it fails: not in place */
     const bool inplace = args->op[3] == args->op[4];
     if (lp.fast && !resolve && !inplace) {

@@ -58,9 +58,10 @@ constexpr size_t kRptsStatic = 2048;
 
 struct RptsPlan {
   LuFallback fb;  /* the exact second pass (RESOLVE) and the flags */
-  int G, P, threads;
+  int threads;
   size_t smem;
-  int rowsfast;
+  LuParams k;     /* the launch parameters made at plan time (layout, G,
+                     logG, rowsfast, ndiv); execute sets op */
 };
 
 /* bytes of the head: so[5G] int64, flag[G] int, red[4G] 64-bit slots */
@@ -277,12 +278,6 @@ __global__ void __launch_bounds__(kRptsMaxThreads) rpts_tile(LuParams p, int32_t
   }
 }
 
-inline int ilog2_(int v) {
-  int l = 0;
-  while ((1 << l) < v) ++l;
-  return l;
-}
-
 /* The block shape: P threads a system, G systems (a power of two <= 32)
  * while G P <= 256 and the shared memory fits; 0 when n is out of reach. */
 tridi_status rpts_plan(struct tridi_plan_s *plan, RptsPlan *rp, bool *fits) {
@@ -310,12 +305,13 @@ tridi_status rpts_plan(struct tridi_plan_s *plan, RptsPlan *rp, bool *fits) {
    * other n share the kernel) */
   e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smax);
   if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
-  rp->G = G;
-  rp->P = P;
   rp->threads = G * P;
   rp->smem = smem;
-  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k)
-    if (L->axis_stride[k] == 1 || L->axis_stride[k] == -1) rp->rowsfast |= 1 << k;
+  set_layout_params(rp->k, L);
+  rp->k.G = G;
+  rp->k.logG = ilog2(G);
+  rp->k.rowsfast = lu_rowsfast(L);
+  rp->k.ndiv = make_fastdiv((uint32_t)L->n);
   const tridi_status st = lu_fallback_plan(plan, &rp->fb);
   if (st) return st;
   *fits = true;
@@ -365,7 +361,7 @@ extern "C" tridi_status tridi_cuda_rpts_init(struct tridi_plan_s *plan) {
   if (!fits)
     return tridi_set_error(TRIDI_ERR_NOT_SUPPORTED,
                            "tridi_plan_create: the partitioned pivoting tile does not fit this device");
-  snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_lu_partition_m%d_g%d_%s", kRptsM, rp->G,
+  snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_lu_partition_m%d_g%d_%s", kRptsM, rp->k.G,
            plan->dtype == TRIDI_F64 ? "f64" : "f32");
   return TRIDI_SUCCESS;
 }
@@ -379,14 +375,9 @@ extern "C" tridi_status tridi_cuda_rpts_execute(const struct tridi_plan_s *plan,
   if (dg.err != cudaSuccess) return cuda_error(dg.err, "tridi_execute: cudaSetDevice(%d)", plan->device);
   cudaStream_t stream = (cudaStream_t)args->stream;
   int32_t *info = lu_fallback_info(rp->fb, args);
-  LuParams p;
-  memset(&p, 0, sizeof p);
-  set_layout_params(p, L, args->op);
-  p.G = rp->G;
-  p.logG = ilog2_(rp->G);
-  p.rowsfast = rp->rowsfast;
-  p.ndiv = make_fastdiv((uint32_t)L->n);
-  const unsigned grid = (unsigned)((L->nsys + rp->G - 1) / rp->G);
+  LuParams p = rp->k;
+  set_operands(p, args->op);
+  const unsigned grid = (unsigned)((L->nsys + p.G - 1) / p.G);
   if (plan->dtype == TRIDI_F64) rpts_tile<double><<<grid, rp->threads, rp->smem, stream>>>(p, info);
   else rpts_tile<float><<<grid, rp->threads, rp->smem, stream>>>(p, info);
   cudaError_t e = cudaGetLastError();

@@ -485,7 +485,7 @@ extern "C" tridi_status tridi_cuda_rpts_tiles_init(struct tridi_plan_s *plan) {
   rp->spt = rp->gather ? kRtR / L->n : tiles_systems_per_tile(L->n, kRtR, plan->esize);
   if (rp->gather) {
     /* the systems' own offsets and strides (tridi_dev_stage_offsets) */
-    set_layout_params(rp->g, L, NULL);
+    set_layout_params(rp->g, L);
     rp->g.rowsfast = L->axis_stride[1] == 1 || L->axis_stride[1] == -1;
     rp->g.ndiv = make_fastdiv((uint32_t)(rp->g.rowsfast ? L->n : rp->spt));
   }
@@ -511,7 +511,7 @@ extern "C" tridi_status tridi_cuda_rpts_tiles_execute(const struct tridi_plan_s 
   cudaStream_t stream = (cudaStream_t)args->stream;
   VarParams p;
   memset(&p, 0, sizeof p);
-  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) p.op[k] = args->op[k];
+  set_operands(p, args->op);
   p.info = lu_fallback_info(rp->fb, args);
   p.nsys = L->nsys;
   p.ntiles = rp->ntiles;
@@ -520,7 +520,7 @@ extern "C" tridi_status tridi_cuda_rpts_tiles_execute(const struct tridi_plan_s 
   LuParams g = rp->g; /* zero for dense tiles */
   if (rp->gather) {
     p.ph0 = -1;
-    for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) g.op[k] = args->op[k];
+    set_operands(g, args->op);
   } else {
     p.ph0 = var_packed_phase(args->op, plan->esize);
   }

@@ -141,7 +141,8 @@ struct TilesPlan {
 struct CudaPlan {
   int variant; /* row of the variant table that runs the plan; -1: nothing to
                   solve (n = 0 or no systems: info zeroed) */
-  int reused;  /* KParams::reused */
+  KParams kp;  /* the launch parameters made at plan time (the layout,
+                  reused); execute sets op, info and ws */
   StagedPlan staged;
   TilesPlan tiles;
   DirectPlan direct;
@@ -192,13 +193,6 @@ const void *direct_kernel(bool f64, int M, bool grow);
  * False when no block of <= 512 threads holds one system; direct.cu */
 bool direct_shape(DirectCfg *dc, int64_t n, int64_t nsys, int M, int cap, size_t es, int gbytes = 128,
                   bool grow = false);
-
-/* ceil(log2(v)) for v >= 1 */
-inline int ilog2(int64_t v) {
-  int l = 0;
-  while ((1ll << l) < v) ++l;
-  return l;
-}
 
 /* The compiled tiles: M = 4, 8, 16 rows a thread, and 32 for f32.  f maps
  * std::integral_constant<int, M> to the kernel's address (NULL: none). */

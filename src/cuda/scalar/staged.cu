@@ -415,7 +415,7 @@ tridi_status plan_staged(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan
     if (es == 4)
       while (((size_t)LDp * es) % 128 != 16) LDp += PV;
     const size_t smem_ph = staged_smem(es, f.grow, (int)G, (int)P, LDp, 1, true);
-    const void *fph = staged_kernel(f64, f.grow, M, StagedCopy::kPhase, cp->reused);
+    const void *fph = staged_kernel(f64, f.grow, M, StagedCopy::kPhase, cp->kp.reused);
     if (fph && smem_ph <= smem_max) {
       sp->func = fph;
       sp->LD_main = LDp;
@@ -431,10 +431,10 @@ tridi_status plan_staged(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan
     const size_t pipe_smem = staged_smem(es, f.grow, (int)G, (int)P, LD, 2);
     sp->smem_vec = smem_plain;
     sp->grid_vec = sp->grid;
-    sp->func_vec = staged_kernel(f64, f.grow, M, StagedCopy::kVec, cp->reused);
+    sp->func_vec = staged_kernel(f64, f.grow, M, StagedCopy::kVec, cp->kp.reused);
     variant = "_vec";
     if (f.tile->pipe && pipe_smem <= smem_max && blocks > 1) {
-      const void *fp = staged_kernel(f64, f.grow, M, StagedCopy::kPipe, cp->reused);
+      const void *fp = staged_kernel(f64, f.grow, M, StagedCopy::kPipe, cp->kp.reused);
       e = cudaFuncSetAttribute(fp, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)pipe_smem);
       int per_sm = 0;
       if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fp, sp->threads, pipe_smem);

@@ -238,7 +238,8 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_init(struct tridi_plan_s *plan) {
   TuningRows rows;
   read_tuning_overrides(&f, &rows);
 #endif
-  cp->reused = f.reused;
+  set_layout_params(cp->kp, L);
+  cp->kp.reused = f.reused;
   for (int v = 0; v < kNumVariants; ++v) {
     bool took = false;
     const tridi_status st = kVariants[v].plan(f, cp, plan, &took);
@@ -266,10 +267,8 @@ extern "C" tridi_status tridi_cuda_thomas_pcr_execute(const struct tridi_plan_s 
     const cudaError_t e = cudaGetLastError();
     return e == cudaSuccess ? TRIDI_SUCCESS : cuda_error(e, "tridi_execute: launch of the info fill");
   }
-  KParams kp;
-  memset(&kp, 0, sizeof kp);
-  set_layout_params(kp, L, args->op);
-  kp.reused = cp->reused;
+  KParams kp = cp->kp;
+  set_operands(kp, args->op);
   kp.info = args->info;
   kp.ws = args->ws;
   const Variant &v = kVariants[cp->variant];
