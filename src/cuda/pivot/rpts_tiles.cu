@@ -179,8 +179,9 @@ constexpr int kRtMinB = sizeof(T) == 4 ? 3 : 2;
 static_assert((size_t)5 * kRtP * sizeof(int64_t) <= kRtLevelsElems * sizeof(float),
               "the offsets of up to P systems fit in the coarse levels' area");
 /* tile element e -> system q, row r: along a system's rows where operand
- * b's rows are unit-stride (g.ndiv divides by n), else along a row's
- * systems (g.ndiv divides by G): coalesced either way */
+ * b's rows are unit-stride (g.rowsfast: the plan keeps b's bit only;
+ * g.ndiv divides by n), else along a row's systems (g.ndiv divides by G):
+ * coalesced either way */
 __device__ __forceinline__ void rt_gather_pos(const LuParams &g, int e, int n, int G, int &q, int &r) {
   if (g.rowsfast) {
     q = (int)fdiv((uint32_t)e, g.ndiv);
@@ -486,7 +487,7 @@ extern "C" tridi_status tridi_cuda_rpts_tiles_init(struct tridi_plan_s *plan) {
   if (rp->gather) {
     /* the systems' own offsets and strides (tridi_dev_stage_offsets) */
     set_layout_params(rp->g, L);
-    rp->g.rowsfast = L->axis_stride[1] == 1 || L->axis_stride[1] == -1;
+    rp->g.rowsfast = lu_rowsfast(L) & 2; /* operand b's bit only (rt_gather_pos) */
     rp->g.ndiv = make_fastdiv((uint32_t)(rp->g.rowsfast ? L->n : rp->spt));
   }
   rp->ntiles = (L->nsys + rp->spt - 1) / rp->spt;
