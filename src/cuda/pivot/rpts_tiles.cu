@@ -384,11 +384,12 @@ __global__ void __launch_bounds__(kRtP, MINB) rpts_tiles_kernel(VarParams p, LuP
 
 struct RtPlan {
   LuFallback fb; /* the exact second pass (RESOLVE) and the flags */
-  int64_t spt, ntiles;
   int blocks;
   size_t smem;
   int minb;
   bool gather; /* not one after another: GATHER tiles */
+  VarParams v; /* the tiles (nsys, ntiles, uni_n, uni_spt); execute sets op,
+                  info and ph0 */
   LuParams g;  /* GATHER: the layout, rowsfast and ndiv (rt_gather_pos);
                   execute sets op[] */
 };
@@ -483,19 +484,22 @@ extern "C" tridi_status tridi_cuda_rpts_tiles_init(struct tridi_plan_s *plan) {
   if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, kRtP, rp->smem);
   if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device);
   if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cuda_lu_tiles kernel attributes");
-  rp->spt = rp->gather ? kRtR / L->n : tiles_systems_per_tile(L->n, kRtR, plan->esize);
+  const int64_t spt = rp->gather ? kRtR / L->n : tiles_systems_per_tile(L->n, kRtR, plan->esize);
   if (rp->gather) {
     /* the systems' own offsets and strides (tridi_dev_stage_offsets) */
     set_layout_params(rp->g, L);
     rp->g.rowsfast = lu_rowsfast(L) & 2; /* operand b's bit only (rt_gather_pos) */
-    rp->g.ndiv = make_fastdiv((uint32_t)(rp->g.rowsfast ? L->n : rp->spt));
+    rp->g.ndiv = make_fastdiv((uint32_t)(rp->g.rowsfast ? L->n : spt));
   }
-  rp->ntiles = (L->nsys + rp->spt - 1) / rp->spt;
-  rp->blocks = var_persistent_blocks(per_sm, sms, rp->ntiles);
+  rp->v.nsys = L->nsys;
+  rp->v.ntiles = (L->nsys + spt - 1) / spt;
+  rp->v.uni_n = L->n;
+  rp->v.uni_spt = spt;
+  rp->blocks = var_persistent_blocks(per_sm, sms, rp->v.ntiles);
   const tridi_status st = lu_fallback_plan(plan, &rp->fb);
   if (st) return st;
   if (rp->gather)
-    snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_lu_tiles_r%d_g%d_%s", kRtR, (int)rp->spt,
+    snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_lu_tiles_r%d_g%d_%s", kRtR, (int)spt,
              f64 ? "f64" : "f32");
   else
     snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_lu_tiles_r%d_%s", kRtR, f64 ? "f64" : "f32");
@@ -510,14 +514,9 @@ extern "C" tridi_status tridi_cuda_rpts_tiles_execute(const struct tridi_plan_s 
   DeviceGuard dg(plan->device);
   if (dg.err != cudaSuccess) return cuda_error(dg.err, "tridi_execute: cudaSetDevice(%d)", plan->device);
   cudaStream_t stream = (cudaStream_t)args->stream;
-  VarParams p;
-  memset(&p, 0, sizeof p);
+  VarParams p = rp->v;
   set_operands(p, args->op);
   p.info = lu_fallback_info(rp->fb, args);
-  p.nsys = L->nsys;
-  p.ntiles = rp->ntiles;
-  p.uni_n = L->n;
-  p.uni_spt = rp->spt;
   LuParams g = rp->g; /* zero for dense tiles */
   if (rp->gather) {
     p.ph0 = -1;
