@@ -111,9 +111,10 @@ if has sanitize; then
     jobs_of "$T" "" 100000 100000 test_breakdown test_many test_graph_capture test_two_streams \
       test_workspace
     # variable-size batches: tiles, breakdown re-check, long systems in
-    # segments (three launches and clusters), graph capture
+    # segments (three launches and clusters), the pipelined interleaved
+    # kernel's persistent blocks, graph capture
     jobs_of "$C/test_varbatch_cuda" var. 100000 100000 gpu_distributions gpu_long gpu_breakdown \
-      gpu_graph gpu_packed_edges gpu_segments
+      gpu_inter_many gpu_graph gpu_packed_edges gpu_segments
     # the pivoting rows (the partition kernel, v1's tile, streamed and workspace
     # kernels, the exact fallback) and TRIDI_PIVOT_AUTO's second pass
     jobs_of "$C/test_pivot_cuda" pivot. - - gpu_lu_breakdown gpu_lu_layouts gpu_auto gpu_auto_graph gpu_tiles

@@ -4,8 +4,9 @@
  * residual, closeness, info, padding and inputs untouched); systems longer
  * than the kernels' tiles (the scalar plans of the long systems) mixed with
  * short ones; breakdowns reported by their system; info = NULL; PACKED
- * tiles at their edges (fill, 16-byte phase, tiny systems); a CUDA-graph
- * capture.  Exits 77 without a GPU. */
+ * tiles at their edges (fill, 16-byte phase, tiny systems); INTERLEAVED
+ * batches of many groups (the pipelined kernel's persistent blocks); a
+ * CUDA-graph capture.  Exits 77 without a GPU. */
 #include "tt_dev.h"
 #include "tt_variable.h"
 
@@ -148,6 +149,41 @@ static void gpu_breakdown(void **state) {
   tt_assert_no_failures();
 }
 
+/* INTERLEAVED batches of many groups: more than the persistent grid's
+ * blocks in a bin, so that the pipelined kernel's blocks walk several groups
+ * each (4800 systems: 600 groups f32, 1200 f64); rows of 16-byte multiples
+ * (ld = B: the 16-byte copies, element copies at each piece's ragged end)
+ * and not (ld = B + 3: element copies); in place and not; a zero pivot and
+ * a NaN among them. */
+static void gpu_inter_many(void **state) {
+  (void)state;
+  SKIP_WITHOUT_GPU();
+  static const int64_t Ls[] = {40, 200};
+  const int64_t B = 4800;
+  uint64_t k = 0;
+  for (int t = 0; t < 2; ++t)
+    for (size_t l = 0; l < sizeof Ls / sizeof Ls[0]; ++l)
+      for (int pad = 0; pad < 2; ++pad)
+        for (int inplace = 0; inplace < 2; ++inplace) {
+          tt_rng r;
+          tt_rng_init(&r, tt_case_seed("gpu_var_many", k));
+          int64_t *len = malloc((size_t)B * sizeof *len);
+          assert_non_null(len);
+          tt_var_lengths(len, B, TT_VAR_UNIFORM, Ls[l], &r);
+          tt_problem P;
+          const int rc = tt_var_problem_init(&P, t ? TRIDI_F64 : TRIDI_F32, TRIDI_VAR_INTERLEAVED, B, len,
+                                             pad ? 3 : 0, 0, inplace, tt_case_seed("gpu_var_many_p", k++));
+          free(len);
+          if (rc) continue;
+          tt_problem_zero_pivot(&P, 1000, 0);
+          tt_problem_nonfinite(&P, 3001, TT_D, P.sys[3001].n - 1, NAN);
+          tt_problem_oracle(&P);
+          run_gpu(&P, 1, "many groups");
+          tt_problem_free(&P);
+        }
+  tt_assert_no_failures();
+}
+
 /* PACKED tiles at their edges: systems that fill a tile to P M - 3 .. P M
  * rows (with the tile's 16-byte phase they fit shifted or take the element
  * copies), tiles that start at every 16-byte phase, single-system tiles,
@@ -280,6 +316,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(gpu_distributions),
       cmocka_unit_test(gpu_long),
       cmocka_unit_test(gpu_breakdown),
+      cmocka_unit_test(gpu_inter_many),
       cmocka_unit_test(gpu_packed_edges),
       cmocka_unit_test(gpu_segments),
       cmocka_unit_test(gpu_graph),
