@@ -137,38 +137,28 @@ __device__ __forceinline__ void var_pipe_copy(const VarParams &p, int64_t t, con
   bool vec = (ld * (int64_t)sizeof(T)) % 16 == 0;
 #pragma unroll
   for (int k = 0; k < 4; ++k) vec = vec && ((uintptr_t)(var_op<T>(p, k) + s0) & 15) == 0;
-  if (vec) {
-    const int logW = logG - (V == 4 ? 2 : 1); /* pieces a row: G / V */
-    const int total = rows << logW;
+  /* pieces of W = 2^logV systems of a row: 16 bytes where the arrays allow
+   * it, else single elements */
+  const int logV = vec ? (V == 4 ? 2 : 1) : 0, W = 1 << logV;
+  const int logW = logG - logV; /* pieces a row */
+  const int total = rows << logW;
 #pragma unroll 1
-    for (int k = 0; k < 4; ++k) {
-      const T *base = var_op<T>(p, k) + s0;
-      T *dst = tile + k * KS;
+  for (int k = 0; k < 4; ++k) {
+    const T *base = var_op<T>(p, k) + s0;
+    T *dst = tile + k * KS;
 #pragma unroll 1
-      for (int i = tid; i < total; i += nth) {
-        const int v = (i & ((1 << logW) - 1)) * V, r = i >> logW;
-        T *d = dst + (r >> logM) * CP + (r & (M - 1)) * G + v;
-        const T *src = base + (int64_t)r * ld + v;
-        int lo = len[v];
-        for (int e = 1; e < V; ++e) lo = len[v + e] < lo ? len[v + e] : lo;
-        if (r < lo) {
-          cp_async16(d, src);
-        } else {
-          for (int e = 0; e < V; ++e)
-            if (r < len[v + e]) cp_async_elem<T>(d + e, src + e);
-        }
-      }
-    }
-  } else {
-    const int total = rows << logG;
-#pragma unroll 1
-    for (int k = 0; k < 4; ++k) {
-      const T *base = var_op<T>(p, k) + s0;
-      T *dst = tile + k * KS;
-#pragma unroll 1
-      for (int i = tid; i < total; i += nth) {
-        const int g = i & (G - 1), r = i >> logG;
-        if (r < len[g]) cp_async_elem<T>(dst + (r >> logM) * CP + (r & (M - 1)) * G + g, base + (int64_t)r * ld + g);
+    for (int i = tid; i < total; i += nth) {
+      const int v = (i & ((1 << logW) - 1)) << logV, r = i >> logW;
+      T *d = dst + (r >> logM) * CP + (r & (M - 1)) * G + v;
+      const T *src = base + (int64_t)r * ld + v;
+      int lo = len[v];
+      for (int e = 1; e < W; ++e) lo = len[v + e] < lo ? len[v + e] : lo;
+      if (r < lo) {
+        if (vec) cp_async16(d, src);
+        else cp_async_elem<T>(d, src);
+      } else {
+        for (int e = 0; e < W; ++e)
+          if (r < len[v + e]) cp_async_elem<T>(d + e, src + e);
       }
     }
   }
