@@ -42,7 +42,7 @@ struct LuParams {
                      threads copy a system's rows, else a row's systems */
   FastDiv ndiv;   /* tile: division by n */
   int64_t nthreads; /* global: threads of the grid (each its scratch slot) */
-  int pf;           /* global, fast form: rows of L2 prefetch ahead (0: none) */
+  int pf;           /* global forms: rows of L2 prefetch ahead (0: none) */
 };
 
 template <typename T>
@@ -70,6 +70,7 @@ __host__ __device__ __forceinline__ int32_t lu_system(int64_t n, R &m) {
     dl = m.d(1);
   }
   for (int64_t k = 0; k < n - 1; ++k) {
+    m.ahead(k);
     T an = (T)0, bn = (T)0, cn = (T)0, dn = (T)0;
     if (k + 2 < n) {
       an = m.a(k + 2);
@@ -262,7 +263,7 @@ struct GlobalRows {
   int64_t n, W;
   int pf; /* ahead: rows of prefetch (0: none) */
   __host__ __device__ T a(int64_t i) const { return ld(A + i * sa); }
-  /* lu_system_fast's step k: row k + pf of the inputs into L2, so that the
+  /* the eliminations' step k: row k + pf of the inputs into L2, so that the
    * loads a step ahead find it there (one thread a system holds few rows in
    * flight; the prefetches raise that without registers) */
   __host__ __device__ void ahead(int64_t k) const {

@@ -200,7 +200,7 @@ __global__ void __launch_bounds__(256) lu_global(LuParams p) {
   if (tid >= p.nthreads) return;
   for (int64_t s = tid; s < p.nsys; s += p.nthreads) {
     if (RESOLVE && p.info[s] == 0) continue;
-    GlobalRows<T> m = global_rows<T>(p, s, tid, 0);
+    GlobalRows<T> m = global_rows<T>(p, s, tid, RESOLVE ? 0 : p.pf);
     const int32_t code = lu_system<T>(p.n, m);
     if (p.info) p.info[s] = code;
   }

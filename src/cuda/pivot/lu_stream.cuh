@@ -150,6 +150,7 @@ struct FactorRows {
     X[k * sx] = y;
   }
   __host__ __device__ void put_last(int64_t k, T u) { F[k * Q] = u; }
+  __host__ __device__ void ahead(int64_t) const {} /* the rare re-solve: no prefetch */
   __host__ __device__ T u(int64_t i) const { return F[i * Q]; }
   __host__ __device__ T du(int64_t i) const { return F[i * Q + G]; }
   __host__ __device__ T du2(int64_t i) const { return F[i * Q + 2 * G]; }
