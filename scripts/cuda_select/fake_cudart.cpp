@@ -226,8 +226,19 @@ void print_args(const std::string &name, void **args) {
   }
 }
 
+/* the dynamic shared memory a launch of fn may take: its attribute, 48 KiB
+ * less its static shared memory where none was set */
+int max_dyn_of(const void *fn) {
+  auto md = max_dyn().find(fn);
+  return md == max_dyn().end() ? 48 * 1024 - res_of(fn).shared : md->second;
+}
+
 cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, size_t smem, const char *extra) {
   const std::string name = pretty(fn);
+  if ((long long)smem > max_dyn_of(fn)) { /* what the runtime refuses */
+    printf("  REFUSED launch dev=%d %s smem=%zu above its attribute %d\n", g_dev, name.c_str(), smem, max_dyn_of(fn));
+    return g_last = cudaErrorInvalidValue;
+  }
   printf("  launch dev=%d %s grid=%u,%u,%u block=%u,%u,%u smem=%zu%s\n", g_dev, name.c_str(), grid.x, grid.y,
          grid.z, block.x, block.y, block.z, smem, extra);
   print_args(name, args);
@@ -329,6 +340,15 @@ cudaError_t cudaFuncSetAttribute(const void *fn, cudaFuncAttribute attr, int val
     if (a100()) return g_last = cudaErrorNotSupported;
     nonportable()[fn] = value;
   }
+  return cudaSuccess;
+}
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, const void *fn) {
+  memset(a, 0, sizeof *a);
+  const Res r = res_of(fn);
+  a->sharedSizeBytes = (size_t)r.shared;
+  a->numRegs = r.regs;
+  a->maxThreadsPerBlock = 1024;
+  a->maxDynamicSharedSizeBytes = max_dyn_of(fn);
   return cudaSuccess;
 }
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *fn, int threads, size_t dyn) {

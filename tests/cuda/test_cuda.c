@@ -1,7 +1,7 @@
 /* GPU tests of the CUDA backend: the oracle suite of tests/support on device
  * memory (every layout kind, n edge cases, f32/f64, broadcast, in place,
  * padding untouched, breakdown codes), bad arguments, a CUDA-graph capture
- * and two plans on two streams at once.
+ * two plans on two streams at once, and plans that live together.
  *
  * Each problem is built on the host by tt_problem_init (inputs, poisoned x,
  * reference and LAPACK solutions), copied whole (padding and guards
@@ -576,6 +576,65 @@ static void test_two_streams(void **s) {
   tt_assert_no_failures();
 }
 
+/* Plans live together: every plan of a group is made before any executes,
+ * longest systems first, so that a plan made later with a smaller shared
+ * memory footprint for the same kernel cannot change what an earlier plan's
+ * launches may take (a kernel's shared-memory attribute belongs to the
+ * function, not to the plan). */
+static void test_live_plans(void **s) {
+  (void)s;
+  SKIP_WITHOUT_GPU();
+  static const int64_t ns[] = {20000, 8193, 4096, 2049, 1024, 513, 256, 129, 64, 33};
+  enum { NP = (int)(sizeof ns / sizeof ns[0]) };
+  for (int dt = 0; dt < 2; ++dt)
+    for (int lk = 0; lk < 2; ++lk) {
+      const lay_kind k = lk ? L_INTERLEAVED : L_CONTIG;
+      tt_problem P[NP];
+      tridi_plan plan[NP];
+      int np = 0;
+      for (int i = 0; i < NP; ++i) {
+        if (ns[i] > g_maxn) continue;
+        int64_t b = ((int64_t)1 << 19) / ns[i];
+        if (b < 8) b = 8;
+        tt_layout L;
+        tt_rng r;
+        tt_rng_init(&r, tt_case_seed("live", (uint64_t)(dt * 1000 + lk * 100 + i)));
+        make_layout_b(&L, k, dt ? TRIDI_F64 : TRIDI_F32, ns[i], b, &r);
+        assert_int_equal(tt_problem_init(&P[np], &L, tt_case_seed("live", (uint64_t)i), NULL), 0);
+        const tridi_options o = cuda_opts();
+        assert_int_equal(tt_problem_plan(&P[np], &o, &plan[np]), TRIDI_SUCCESS);
+        ++np;
+      }
+      for (int i = 0; i < np; ++i) {
+        tridi_plan_info pi;
+        memset(&pi, 0, sizeof pi);
+        pi.struct_size = sizeof pi;
+        assert_int_equal(tridi_plan_get_info(plan[i], &pi), TRIDI_SUCCESS);
+        char where[512], lay[256];
+        snprintf(where, sizeof where, "live plans [%s] kernel %s", tt_problem_str(&P[i], lay, sizeof lay),
+                 pi.kernel);
+        dev_problem D;
+        dev_upload(&P[i], &D);
+        tt_info I;
+        tt_info_alloc(&I, P[i].nsys);
+        tt_expect_status(tridi_execute(plan[i], dev_ptr(&P[i], &D, TT_A), dev_ptr(&P[i], &D, TT_B),
+                                       dev_ptr(&P[i], &D, TT_C), dev_ptr(&P[i], &D, TT_D),
+                                       dev_ptr(&P[i], &D, TT_X), dev_info(&D), NULL),
+                         TRIDI_SUCCESS, where);
+        CUDA_OK(cudaDeviceSynchronize());
+        dev_download(&P[i], &D, &I);
+        tt_problem_check(&P[i], where, I.info);
+        tt_info_free(&I);
+        dev_free(&D);
+      }
+      for (int i = 0; i < np; ++i) {
+        tridi_plan_destroy(plan[i]);
+        tt_problem_free(&P[i]);
+      }
+    }
+  tt_assert_no_failures();
+}
+
 int main(int argc, char **argv) {
   const char *mx = getenv("TRIDI_TEST_CUDA_MAXN");
   if (mx && *mx) g_maxn = strtoll(mx, NULL, 10);
@@ -589,7 +648,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_many),       cmocka_unit_test(test_tiles),
       cmocka_unit_test(test_empty),      cmocka_unit_test(test_bad_args),
       cmocka_unit_test(test_graph_capture), cmocka_unit_test(test_two_streams),
-      cmocka_unit_test(test_workspace),
+      cmocka_unit_test(test_workspace),  cmocka_unit_test(test_live_plans),
   };
   const int rc = TT_RUN_GROUP(tests, argc, argv);
   if (!g_have_gpu) {

@@ -56,6 +56,28 @@ inline tridi_status cuda_error(cudaError_t e, const char *what, ...) {
                          cudaGetErrorString(e), cudaGetErrorName(e));
 }
 
+/* Lets kernel fn take smem bytes of dynamic shared memory on the current
+ * device (plan time).  The attribute belongs to the function on that device,
+ * not to a plan, so it is raised to the most the function may take (the
+ * device's opt-in limit less the function's static shared memory), never set
+ * to this plan's figure: a later plan of the same kernel with less shared
+ * memory would otherwise lower it under an earlier plan's launches (they then
+ * fail with cudaErrorInvalidValue).  Raising it to a fixed value is also safe
+ * when plans are made on several threads at once.  cudaErrorInvalidValue
+ * where smem is more than that limit. */
+inline cudaError_t allow_smem(const void *fn, size_t smem) {
+  int dev = 0, optin = 0;
+  cudaError_t e = cudaGetDevice(&dev);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+  cudaFuncAttributes fa;
+  if (e == cudaSuccess) e = cudaFuncGetAttributes(&fa, fn);
+  if (e != cudaSuccess) return e;
+  if ((size_t)optin < fa.sharedSizeBytes || smem > (size_t)optin - fa.sharedSizeBytes) return cudaErrorInvalidValue;
+  const int most = optin - (int)fa.sharedSizeBytes;
+  if (fa.maxDynamicSharedSizeBytes >= most) return cudaSuccess;
+  return cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, most);
+}
+
 /* A kernel parameter struct's layout fields from the plan's layout (plan
  * time): the row strides as[], the batch extents and strides (what
  * tridi_dev_sys_offsets reads), nbatch, n and nsys.  Params: any struct

@@ -75,9 +75,8 @@ cudaError_t launch_pass(const pass_args &a, cudaStream_t s) {
 template <class T, int TILE>
 cudaError_t allow_smem() {
   constexpr int THREADS = TILE / 16;
-  return cudaFuncSetAttribute(tridi_fft::stockham_pass<T, TILE, THREADS>,
-                              cudaFuncAttributeMaxDynamicSharedMemorySize,
-                              (int)((TILE + TILE / 2) * sizeof(typename tridi_fft::cplx<T>::type)));
+  return tridi_cuda::allow_smem((const void *)tridi_fft::stockham_pass<T, TILE, THREADS>,
+                                (TILE + TILE / 2) * sizeof(typename tridi_fft::cplx<T>::type));
 }
 
 /* the kernel of (dtype, tile): launch it, or (a == nullptr) raise its

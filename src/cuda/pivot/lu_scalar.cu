@@ -287,12 +287,9 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
      * the chain's latency); ties to the larger G */
     const void *fn = f64 ? tile_fn<double>(resolve) : tile_fn<float>(resolve);
     const void *sfn = lu_stream_kernel(f64);
-    /* the largest dynamic shared memory each kernel may take, whatever this
-     * plan uses: plans of other n share the kernels (a per-plan value would
-     * let a later plan lower it under an earlier plan's launches) */
-    e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smax);
-    if (e == cudaSuccess && !resolve)
-      e = cudaFuncSetAttribute(sfn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)prop.sharedMemPerBlockOptin);
+    /* the largest dynamic shared memory each kernel may take (allow_smem) */
+    e = allow_smem(fn, smax);
+    if (e == cudaSuccess && !resolve) e = allow_smem(sfn, 0);
     if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
     int bestG = 0, best = 0;
     size_t best_smem = 0;

@@ -301,9 +301,7 @@ tridi_status rpts_plan(struct tridi_plan_s *plan, RptsPlan *rp, bool *fits) {
   while (G < 32 && 2 * G * P <= 256 && rpts_smem_bytes(n, 2 * G, es) <= smax) G *= 2;
   const size_t smem = rpts_smem_bytes(n, G, es);
   if (smem > smax || G * P > kRptsMaxThreads) return TRIDI_SUCCESS;
-  /* the largest dynamic shared memory, whatever this plan uses (plans of
-   * other n share the kernel) */
-  e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smax);
+  e = allow_smem(fn, smem);
   if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
   rp->threads = G * P;
   rp->smem = smem;

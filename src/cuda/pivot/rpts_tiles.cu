@@ -479,7 +479,7 @@ extern "C" tridi_status tridi_cuda_rpts_tiles_init(struct tridi_plan_s *plan) {
   rp->minb = rt_minb();
   rp->gather = !tiles_dense_systems(L);
   const void *fn = rt_kernel(f64, rp->minb, rp->gather);
-  cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)rp->smem);
+  cudaError_t e = allow_smem(fn, rp->smem);
   int per_sm = 0, sms = 0;
   if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, kRtP, rp->smem);
   if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device);

@@ -528,7 +528,7 @@ extern "C" tridi_status tridi_cuda_alg_init(struct tridi_plan_s *plan) {
     tridi_cuda::DeviceGuard dg(plan->device); /* the attribute is per device */
     if (dg.err != cudaSuccess)
       return tridi_cuda::cuda_error(dg.err, "tridi_plan_create: cudaSetDevice(%d)", plan->device);
-    e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)ap->smem);
+    e = tridi_cuda::allow_smem((const void *)fn, ap->smem);
     if (e != cudaSuccess) return tridi_cuda::cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
   }
   snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_%s_%s_sw%lld_g%d%s", tag(alg),

@@ -270,7 +270,7 @@ tridi_status plan_direct(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan
     const void *fp = layout_ok ? direct_pipe_kernel(f.f64, M, f.grow) : NULL;
     int per_sm = 0;
     if (fp && smem <= f.smem_max) {
-      cudaError_t e = cudaFuncSetAttribute(fp, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+      cudaError_t e = allow_smem(fp, smem);
       if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fp, dc.threads, smem);
       if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: occupancy of the pipelined direct kernel");
     }
@@ -285,8 +285,7 @@ tridi_status plan_direct(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan
     }
   }
   if (dp->k.smem > 48 * 1024) {
-    const cudaError_t e =
-        cudaFuncSetAttribute(dp->k.func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dp->k.smem);
+    const cudaError_t e = allow_smem(dp->k.func, dp->k.smem);
     if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
   }
   return TRIDI_SUCCESS;

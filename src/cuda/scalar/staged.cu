@@ -435,7 +435,7 @@ tridi_status plan_staged(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan
     variant = "_vec";
     if (f.tile->pipe && pipe_smem <= smem_max && blocks > 1) {
       const void *fp = staged_kernel(f64, f.grow, M, StagedCopy::kPipe, cp->kp.reused);
-      e = cudaFuncSetAttribute(fp, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)pipe_smem);
+      e = allow_smem(fp, pipe_smem);
       int per_sm = 0;
       if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fp, sp->threads, pipe_smem);
       if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: occupancy of the pipelined kernel");
@@ -448,14 +448,14 @@ tridi_status plan_staged(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan
       }
     }
     if (sp->smem_vec > 48 * 1024) {
-      e = cudaFuncSetAttribute(sp->func_vec, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sp->smem_vec);
+      e = allow_smem(sp->func_vec, sp->smem_vec);
       if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
     }
   }
   snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_staged%s_m%d_g%d_p%d_%s", variant, M,
            sp->G, 1 << sp->logP, f.tn);
   if (sp->smem > 48 * 1024) {
-    e = cudaFuncSetAttribute(sp->func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sp->smem);
+    e = allow_smem(sp->func, sp->smem);
     if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
   }
   return TRIDI_SUCCESS;

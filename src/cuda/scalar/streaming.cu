@@ -208,7 +208,7 @@ tridi_status plan_streaming(const Facts &f, CudaPlan *cp, struct tridi_plan_s *p
   sp->func = stream_kernel(f.f64, f.grow, smem_factors);
   cudaError_t e;
   if (sp->smem > 48 * 1024) {
-    e = cudaFuncSetAttribute(sp->func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sp->smem);
+    e = allow_smem(sp->func, sp->smem);
     if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
   }
   int per_sm = 0;

@@ -16,6 +16,7 @@
  * the sector comes from DRAM once, but each reads a part of it, which made
  * H > 1 slower wherever H = 1 fits (docs/perf-log.md, "Variable INTERLEAVED:
  * blocks a sector"). */
+#include "common/launch.h"
 #include "var_kernels.cuh"
 
 namespace tridi_cuda {
@@ -303,7 +304,7 @@ cudaError_t var_inter_pipe_grid(bool f32, bool grow, int M, int P, int64_t ngrou
   if (smem > (size_t)optin) return cudaSuccess;
   const void *fn = var_pipe_kernel(f32, grow, M);
   if (!fn) return cudaSuccess;
-  cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+  cudaError_t e = allow_smem(fn, smem);
   int per_sm = 0;
   if (e == cudaSuccess)
     e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, var_inter_sector(f32) * P, smem);

@@ -22,6 +22,7 @@
  * segment of the chunk, a new one at each system's first row: chunk.cuh's
  * SEG): its systems are then flagged by the reference's growth rule,
  * exactly as on the CPU. */
+#include "common/launch.h"
 #include "var_kernels.cuh"
 
 namespace tridi_cuda {
@@ -246,7 +247,7 @@ cudaError_t var_packed_grid(bool f32, int M, bool grow, bool uni, int64_t ntiles
     constexpr int Mv = decltype(m)::value;
     const auto fn = var_packed_kernel_of<T, Mv>(grow, uni);
     const size_t smem = var_packed_smem<T, Mv>();
-    cudaError_t r = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    cudaError_t r = allow_smem((const void *)fn, smem);
     if (r == cudaSuccess) r = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, kVarThreads, smem);
     return r;
   });

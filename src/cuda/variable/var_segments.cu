@@ -40,6 +40,7 @@
 #include <limits.h>
 
 #include "../scalar/pcr_uv.cuh"
+#include "common/launch.h"
 #include "var_kernels.cuh"
 
 namespace tridi_cuda {
@@ -499,7 +500,7 @@ cudaError_t var_seg_prepare_t(int *per_sm, int *kmax) {
                         (const void *)var_seg_cluster<T, M, GROW>};
   cudaError_t e = cudaSuccess;
   for (int i = 0; i < 3 && e == cudaSuccess; ++i)
-    e = cudaFuncSetAttribute(fns[i], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    e = allow_smem(fns[i], smem);
   if (e == cudaSuccess)
     e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, var_seg_kernel<T, M, 1, GROW>,
                                                       kVarThreads, smem);
