@@ -111,8 +111,8 @@ if has sanitize; then
     jobs_of "$T" "" 100000 100000 test_breakdown test_many test_graph_capture test_two_streams \
       test_workspace
     # variable-size batches: tiles, breakdown re-check, long systems in
-    # segments (three launches and clusters), the pipelined interleaved
-    # kernel's persistent blocks, graph capture
+    # segments (three launches and clusters), interleaved batches of many
+    # groups in several bins, graph capture
     jobs_of "$C/test_varbatch_cuda" var. 100000 100000 gpu_distributions gpu_long gpu_breakdown \
       gpu_inter_many gpu_graph gpu_packed_edges gpu_segments
     # the pivoting rows (the partition kernel, v1's tile, streamed and workspace

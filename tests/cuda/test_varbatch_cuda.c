@@ -5,8 +5,7 @@
  * than the kernels' tiles (the scalar plans of the long systems) mixed with
  * short ones; breakdowns reported by their system; info = NULL; PACKED
  * tiles at their edges (fill, 16-byte phase, tiny systems); INTERLEAVED
- * batches of many groups (the pipelined kernel's persistent blocks); a
- * CUDA-graph capture.  Exits 77 without a GPU. */
+ * batches of many groups in several bins; a CUDA-graph capture.  Exits 77 without a GPU. */
 #include "tt_dev.h"
 #include "tt_variable.h"
 
@@ -149,12 +148,10 @@ static void gpu_breakdown(void **state) {
   tt_assert_no_failures();
 }
 
-/* INTERLEAVED batches of many groups: more than the persistent grid's
- * blocks in a bin, so that the pipelined kernel's blocks walk several groups
- * each (4800 systems: 600 groups f32, 1200 f64); rows of 16-byte multiples
- * (ld = B: the 16-byte copies, element copies at each piece's ragged end)
- * and not (ld = B + 3: element copies); in place and not; a zero pivot and
- * a NaN among them. */
+/* INTERLEAVED batches of many groups (4800 systems: 600 groups f32, 1200
+ * f64) in several length bins, whose launches share a kernel at different
+ * shapes and shared-memory sizes; rows of 16-byte multiples (ld = B) and
+ * not (ld = B + 3); in place and not; a zero pivot and a NaN among them. */
 static void gpu_inter_many(void **state) {
   (void)state;
   SKIP_WITHOUT_GPU();

@@ -6,6 +6,7 @@
 #include "../scalar/chunk.cuh"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <type_traits>
 
 namespace tridi_cuda {
@@ -45,7 +46,19 @@ struct VarParams {
 
 /* INTERLEAVED: the systems of one 32-byte sector of a row, a group
  * (var_interleaved.cu: 2^logH blocks a group take G = sector >> logH each) */
-inline int var_inter_sector(bool f32) { return f32 ? 8 : 4; }
+inline int var_inter_sector(bool f32) {
+#ifdef TRIDI_CUDA_TUNING
+  /* measurement builds: TRIDI_CUDA_VAR_GW = 2, 4 sectors a group */
+  static const int w = [] {
+    const char *e = getenv("TRIDI_CUDA_VAR_GW");
+    const int v = e && *e ? atoi(e) : 1;
+    return v == 2 || v == 4 ? v : 1;
+  }();
+  return (f32 ? 8 : 4) * w;
+#else
+  return f32 ? 8 : 4;
+#endif
+}
 
 /* Threads of a PACKED tile's block (var_packed.cu) and of a segment's
  * (var_segments.cu): P chunks of M rows, tiles (and segments) of P M rows. */

@@ -28,10 +28,6 @@ namespace tridi_cuda {
 int var_inter_shape(bool f32, int logH, int64_t nmax, int *M, int *P);
 cudaError_t var_inter_launch(bool f32, bool grow, const VarParams &p, int64_t ngroups, int M, int P, int logH,
                              cudaStream_t stream);
-cudaError_t var_inter_pipe_grid(bool f32, bool grow, int M, int P, int64_t ngroups, int sms, int optin,
-                                int *blocks);
-cudaError_t var_inter_pipe_launch(bool f32, bool grow, const VarParams &p, int64_t ngroups, int M, int P,
-                                  int blocks, cudaStream_t stream);
 cudaError_t var_long_launch(bool f32, bool grow, const VarParams &p, const VarLong &lg, cudaStream_t stream);
 cudaError_t var_seg_prepare(bool f32, int M, bool grow, int *per_sm, int *kmax);
 size_t var_seg_smem_bytes(bool f32, int M);
@@ -60,9 +56,7 @@ struct VarPlan {
   struct {
     int64_t first, count; /* groups[first .. first + count - 1] */
     int M, P, logH;       /* 2^logH blocks a group (var_interleaved.cu) */
-    int pipe_blocks;      /* > 0: the pipelined kernel's persistent grid */
   } bin[kVarInterBins];
-  int npipe;           /* INTERLEAVED: bins that take the pipelined kernel */
   int blocks;          /* PACKED: persistent blocks */
   int M;               /* PACKED: rows a thread (INTERLEAVED: each bin's own M, P) */
   VarLong lg;          /* the long systems (device arrays below) */
@@ -128,7 +122,7 @@ int inter_logh(bool f32, int64_t nmax, int *M, int *P) {
  * (bin k: up to 16 << k rows; a group of long systems only is in none),
  * in storage order within a bin, the bins longest first; uploads the list
  * and sets each bin's shape from its own longest system. */
-tridi_status bin_groups(VarPlan *vp, const int32_t *len, int64_t nsys, int sms, int optin) {
+tridi_status bin_groups(VarPlan *vp, const int32_t *len, int64_t nsys) {
   const int G = var_inter_sector(vp->f32);
   const int64_t ngroups = (nsys + G - 1) / G;
   signed char *gbin = (signed char *)malloc((size_t)(ngroups > 0 ? ngroups : 1));
@@ -165,24 +159,6 @@ tridi_status bin_groups(VarPlan *vp, const int32_t *len, int64_t nsys, int sms, 
     vp->bin[vp->nbins].M = M;
     vp->bin[vp->nbins].P = P;
     vp->bin[vp->nbins].logH = logH;
-    /* one block a group: the pipelined kernel where its tile fits
-     * (measurement builds: TRIDI_CUDA_VAR_PIPE=0 keeps the plain one) */
-    int pb = 0;
-    bool pipe = logH == 0;
-#ifdef TRIDI_CUDA_TUNING
-    if (const char *ev = getenv("TRIDI_CUDA_VAR_PIPE"))
-      if (*ev && atoi(ev) == 0) pipe = false;
-#endif
-    if (pipe) {
-      const cudaError_t e = var_inter_pipe_grid(vp->f32, vp->grow, M, P, count[k], sms, optin, &pb);
-      if (e != cudaSuccess) {
-        free(gbin);
-        free(host);
-        return cuda_error(e, "tridi_plan_create: the pipelined interleaved kernel");
-      }
-    }
-    vp->bin[vp->nbins].pipe_blocks = pb;
-    vp->npipe += pb > 0;
     ++vp->nbins;
     total += count[k];
   }
@@ -198,12 +174,8 @@ tridi_status bin_groups(VarPlan *vp, const int32_t *len, int64_t nsys, int sms, 
 cudaError_t inter_launch(const VarPlan *vp, VarParams kp, cudaStream_t stream) {
   for (int k = 0; k < vp->nbins; ++k) {
     kp.groups = vp->groups + vp->bin[k].first;
-    const cudaError_t e =
-        vp->bin[k].pipe_blocks > 0
-            ? var_inter_pipe_launch(vp->f32, vp->grow, kp, vp->bin[k].count, vp->bin[k].M, vp->bin[k].P,
-                                    vp->bin[k].pipe_blocks, stream)
-            : var_inter_launch(vp->f32, vp->grow, kp, vp->bin[k].count, vp->bin[k].M, vp->bin[k].P,
-                               vp->bin[k].logH, stream);
+    const cudaError_t e = var_inter_launch(vp->f32, vp->grow, kp, vp->bin[k].count, vp->bin[k].M,
+                                           vp->bin[k].P, vp->bin[k].logH, stream);
     if (e != cudaSuccess) return e;
   }
   return cudaSuccess;
@@ -405,22 +377,13 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
     if (!len) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
     for (int64_t s = 0; s < v->nsys; ++s) len[s] = v->len[s] <= cap ? (int32_t)v->len[s] : 0;
     st = upload(&vp->len, len, (size_t)v->nsys, "the lengths");
-    int optin = 0;
-    cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, plan->device);
-    if (e != cudaSuccess) {
-      free(len);
-      return cuda_error(e, "tridi_plan_create: cuda_var_thomas_pcr");
-    }
-    if (!st) st = bin_groups(vp, len, v->nsys, sms, optin);
+    if (!st) st = bin_groups(vp, len, v->nsys);
     free(len);
     if (st) return st;
     kp.len = vp->len;
     kp.ld = v->ld;
-    char pipe[24] = "";
-    if (vp->npipe) snprintf(pipe, sizeof pipe, "_pipe%d", vp->npipe);
-    snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_var_interleaved_thomas_pcr_%s_bins%d%s%s",
-             vp->f32 ? "f32" : "f64", vp->nbins, pipe, nlong ? "+long" : "");
+    snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_var_interleaved_thomas_pcr_%s_bins%d%s",
+             vp->f32 ? "f32" : "f64", vp->nbins, nlong ? "+long" : "");
   }
   return TRIDI_SUCCESS;
 }
