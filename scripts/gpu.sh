@@ -110,6 +110,8 @@ if has sanitize; then
       test_inplace test_bcast test_empty test_bad_args
     jobs_of "$T" "" 100000 100000 test_breakdown test_many test_graph_capture test_two_streams \
       test_workspace
+    # plans of many n alive together (a kernel's shared-memory attribute)
+    jobs_of "$T" "" 4096 4096 test_live_plans
     # variable-size batches: tiles, breakdown re-check, long systems in
     # segments (three launches and clusters), interleaved batches of many
     # groups in several bins, graph capture
