@@ -1,6 +1,6 @@
 /* GPU tests of the CUDA backend: the oracle suite of tests/support on device
  * memory (every layout kind, n edge cases, f32/f64, broadcast, in place,
- * padding untouched, breakdown codes), bad arguments, a CUDA-graph capture
+ * padding untouched, breakdown codes), bad arguments, a CUDA-graph capture,
  * two plans on two streams at once, and plans that live together.
  *
  * Each problem is built on the host by tt_problem_init (inputs, poisoned x,
