@@ -15,7 +15,11 @@
  * the back substitution divides too).  `tridi ab ... PIVOT=partial
  * PIVOT=partial,LU_U=1` (2 threads, 1 GiB, AMD EPYC VM at 74-86 GB/s copy):
  * U = 2 against U = 1 x1.10-1.23 on contiguous systems at n = 64 (f32,
- * f64), x1.24 f64 n = 4096, x0.95-1.09 elsewhere; padded f32 n = 64 x0.83. */
+ * f64), x1.24 f64 n = 4096, x0.95-1.09 elsewhere; padded f32 n = 64 x0.83.
+ * On an Intel Xeon VM (Cascade Lake, 1 MiB L2) U = 1 was x1.03-1.58 on
+ * contiguous and padded systems at n >= 2048 and x0.6-0.9 on the middle
+ * axis and interleaved data: machine-dependent, not adopted (perf-log
+ * "Session 19"). */
 #define TRIDI_CPU_LU_UNROLL 2
 
 /* Per thread: 5 tiles of KT x G (a, b, c, d, x), 2 of staging for unaligned
