@@ -57,7 +57,8 @@ inline tridi_status cuda_error(cudaError_t e, const char *what, ...) {
 }
 
 /* Lets kernel fn take smem bytes of dynamic shared memory on the current
- * device (plan time).  The attribute belongs to the function on that device,
+ * device (plan time; every row calls it for the kernels it plans, whatever
+ * their size, since the default limit is 48 KiB less the static part).  The attribute belongs to the function on that device,
  * not to a plan, so it is raised to the most the function may take (the
  * device's opt-in limit less the function's static shared memory), never set
  * to this plan's figure: a later plan of the same kernel with less shared

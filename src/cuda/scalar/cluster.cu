@@ -209,8 +209,7 @@ bool cluster_shape(ClusterPlan *cl, const Facts &f, int M, int threads, int64_t 
     if (!fn) return false;
     const size_t smem = cluster_smem(es, (int)G, (int)P);
     if (smem > f.prop->sharedMemPerBlockOptin) continue;
-    cudaError_t e = cudaSuccess;
-    if (smem > 48 * 1024) e = allow_smem(fn, smem);
+    cudaError_t e = allow_smem(fn, smem);
     if (e == cudaSuccess && K > 8) e = cudaFuncSetAttribute(fn, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
     if (e != cudaSuccess) {
       (void)cudaGetLastError();

@@ -524,7 +524,7 @@ extern "C" tridi_status tridi_cuda_alg_init(struct tridi_plan_s *plan) {
   p.ws_per_sys = ((g_elems * (int64_t)es) + 255) & ~(int64_t)255;
   plan->ws_bytes = (size_t)(p.ws_per_sys * grid);
   void (*fn)(AParams) = plan->dtype == TRIDI_F32 ? k_alg001<float> : k_alg001<double>;
-  if (ap->smem > 48 * 1024) {
+  {
     tridi_cuda::DeviceGuard dg(plan->device); /* the attribute is per device */
     if (dg.err != cudaSuccess)
       return tridi_cuda::cuda_error(dg.err, "tridi_plan_create: cudaSetDevice(%d)", plan->device);

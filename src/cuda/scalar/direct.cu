@@ -284,10 +284,8 @@ tridi_status plan_direct(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan
                f.tn);
     }
   }
-  if (dp->k.smem > 48 * 1024) {
-    const cudaError_t e = allow_smem(dp->k.func, dp->k.smem);
-    if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
-  }
+  const cudaError_t e = allow_smem(dp->k.func, dp->k.smem);
+  if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
   return TRIDI_SUCCESS;
 }
 

@@ -447,17 +447,13 @@ tridi_status plan_staged(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan
         variant = "_pipe";
       }
     }
-    if (sp->smem_vec > 48 * 1024) {
-      e = allow_smem(sp->func_vec, sp->smem_vec);
-      if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
-    }
+    e = allow_smem(sp->func_vec, sp->smem_vec);
+    if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
   }
   snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_staged%s_m%d_g%d_p%d_%s", variant, M,
            sp->G, 1 << sp->logP, f.tn);
-  if (sp->smem > 48 * 1024) {
-    e = allow_smem(sp->func, sp->smem);
-    if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
-  }
+  e = allow_smem(sp->func, sp->smem);
+  if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
   return TRIDI_SUCCESS;
 }
 

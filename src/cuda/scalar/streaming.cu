@@ -206,11 +206,8 @@ tridi_status plan_streaming(const Facts &f, CudaPlan *cp, struct tridi_plan_s *p
   const bool smem_factors = sp->smem + factors <= f.smem_max;
   if (smem_factors) sp->smem += factors;
   sp->func = stream_kernel(f.f64, f.grow, smem_factors);
-  cudaError_t e;
-  if (sp->smem > 48 * 1024) {
-    e = allow_smem(sp->func, sp->smem);
-    if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
-  }
+  cudaError_t e = allow_smem(sp->func, sp->smem);
+  if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaFuncSetAttribute");
   int per_sm = 0;
   e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sp->func, sp->threads, sp->smem);
   if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
