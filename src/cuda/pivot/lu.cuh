@@ -338,6 +338,15 @@ inline int lu_rowsfast(const tridi_layout *L) {
   return r;
 }
 
+/* A block of G systems of the tile kernels (lu_tile, lu_stream, rpts_tile),
+ * plan time: G, logG, rowsfast and the division by n */
+inline void lu_tile_params(LuParams &k, const tridi_layout *L, int G) {
+  k.G = G;
+  k.logG = ilog2(G);
+  k.rowsfast = lu_rowsfast(L);
+  k.ndiv = make_fastdiv((uint32_t)L->n);
+}
+
 /* Batches whose neighbouring systems are neighbours in memory (interleaved
  * batches, middle axes of N-d arrays): the innermost batch dimension has
  * stride +-1 in x and +-1 or 0 (broadcast) in the inputs, and spans at least

@@ -256,13 +256,10 @@ tridi_status lu_plan_scalar(const struct tridi_plan_s *plan, bool resolve, LuPla
   cudaDeviceProp prop;
   cudaError_t e = cudaGetDeviceProperties(&prop, plan->device);
   if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cudaGetDeviceProperties");
-  /* the tile forms' block of G systems */
+  /* the tile forms' block of G systems, rows of P = 4G + 1 elements */
   auto tile_params = [&](int G) {
-    lp->k.G = G;
-    lp->k.logG = ilog2(G);
+    lu_tile_params(lp->k, L, G);
     lp->k.P = 4 * G + 1;
-    lp->k.rowsfast = lu_rowsfast(L);
-    lp->k.ndiv = make_fastdiv((uint32_t)L->n);
   };
   /* the tile: n (4G + 1) elements (n * G must fit the kernels' uint32) in
    * what a block may opt in to, less the second pass's static flags */

@@ -306,10 +306,7 @@ tridi_status rpts_plan(struct tridi_plan_s *plan, RptsPlan *rp, bool *fits) {
   rp->threads = G * P;
   rp->smem = smem;
   set_layout_params(rp->k, L);
-  rp->k.G = G;
-  rp->k.logG = ilog2(G);
-  rp->k.rowsfast = lu_rowsfast(L);
-  rp->k.ndiv = make_fastdiv((uint32_t)L->n);
+  lu_tile_params(rp->k, L, G);
   const tridi_status st = lu_fallback_plan(plan, &rp->fb);
   if (st) return st;
   *fits = true;
