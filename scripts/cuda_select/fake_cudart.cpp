@@ -119,8 +119,23 @@ int blocks_per_sm(const void *fn, int threads, size_t dyn) {
   return b;
 }
 
-/* the layout fields that KParams and LuParams share (tag: kp / lp; ws: their
- * workspace or scratch pointer), then extra, then the batch dimensions */
+/* The layout fields that KParams (src/cuda/scalar/plan.h) and LuParams
+ * (src/cuda/pivot/lu.cuh) start with, WS their workspace or scratch pointer:
+ * mirrored here, not included, so that the fake builds against any tree it
+ * compares (the same in every version compared). */
+#define FAKE_LAYOUT_FIELDS(WS)                         \
+  const void *op[TRIDI_NUM_OPERANDS];                  \
+  int32_t *info;                                       \
+  void *WS;                                            \
+  int64_t n;                                           \
+  int64_t nsys;                                        \
+  int64_t as[TRIDI_NUM_OPERANDS];                      \
+  int64_t bext[TRIDI_MAX_RANK];                        \
+  int64_t bstride[TRIDI_NUM_OPERANDS][TRIDI_MAX_RANK]; \
+  int nbatch;
+
+/* those fields (tag: kp / lp; ws: the workspace or scratch pointer), then
+ * extra, then the batch dimensions */
 template <typename Params>
 void print_layout(const char *tag, const Params &p, const void *ws, const std::string &extra) {
   printf("    %s op=%p,%p,%p,%p,%p info=%p ws=%p n=%lld nsys=%lld as=%lld,%lld,%lld,%lld,%lld nbatch=%d%s", tag,
@@ -135,17 +150,8 @@ void print_layout(const char *tag, const Params &p, const void *ws, const std::s
 }
 
 void print_kparams(const void *argp) {
-  /* KParams of src/cuda (the same in every version compared) */
   struct KParams {
-    const void *op[TRIDI_NUM_OPERANDS];
-    int32_t *info;
-    void *ws;
-    int64_t n;
-    int64_t nsys;
-    int64_t as[TRIDI_NUM_OPERANDS];
-    int64_t bext[TRIDI_MAX_RANK];
-    int64_t bstride[TRIDI_NUM_OPERANDS][TRIDI_MAX_RANK];
-    int nbatch;
+    FAKE_LAYOUT_FIELDS(ws)
     int reused;
   };
   const KParams &p = *(const KParams *)argp;
@@ -165,17 +171,8 @@ struct SegParams {
 };
 
 void print_luparams(const void *argp) {
-  /* LuParams of src/cuda/pivot/lu.cuh */
   struct LuParams {
-    const void *op[TRIDI_NUM_OPERANDS];
-    int32_t *info;
-    void *scratch;
-    int64_t n;
-    int64_t nsys;
-    int64_t as[TRIDI_NUM_OPERANDS];
-    int64_t bext[TRIDI_MAX_RANK];
-    int64_t bstride[TRIDI_NUM_OPERANDS][TRIDI_MAX_RANK];
-    int nbatch;
+    FAKE_LAYOUT_FIELDS(scratch)
     int G, logG;
     int P;
     int rowsfast;
