@@ -18,8 +18,8 @@
  * f64), x1.24 f64 n = 4096, x0.95-1.09 elsewhere; padded f32 n = 64 x0.83.
  * On an Intel Xeon VM (Cascade Lake, 1 MiB L2) U = 1 was x1.03-1.58 on
  * contiguous and padded systems at n >= 2048 and x0.6-0.9 on the middle
- * axis and interleaved data: machine-dependent, not adopted (perf-log
- * "Session 19"). */
+ * axis and interleaved data: machine-dependent, not adopted (perf-log,
+ * "CPU pivoting: the pivots' reciprocals"). */
 #define TRIDI_CPU_LU_UNROLL 2
 
 /* Per thread: 5 tiles of KT x G (a, b, c, d, x), 2 of staging for unaligned
