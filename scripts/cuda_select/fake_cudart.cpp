@@ -208,9 +208,9 @@ void print_args(const std::string &name, void **args) {
     const FastDiv f = *(const FastDiv *)args[5];
     printf("    G=%d logG=%d logP=%d LD=%d ndiv=%u,%u\n", I(1), I(2), I(3), I(4), f.m, f.l);
   } else if (has("tridi_thomas_pcr_direct_pipe")) {
-    printf("    logG=%d logP=%d CP=%d\n", I(1), I(2), I(3));
+    printf("    logG=%d P=%d CP=%d\n", I(1), I(2), I(3));
   } else if (has("tridi_thomas_pcr_direct")) {
-    printf("    logG=%d logP=%d\n", I(1), I(2));
+    printf("    logG=%d P=%d\n", I(1), I(2));
   } else if (has("tridi_thomas_pcr_stream")) {
     printf("    logG=%d P=%d m=%lld\n", I(1), I(2), (long long)*(const int64_t *)args[3]);
   } else if (has("tridi_thomas_pcr_cluster")) {

@@ -119,9 +119,14 @@ static const tridi_cuda_tile tridi_cuda_tiles[] = {
      * pipelined variant against the plain kernel (perf-log CUDA v25, mid3d %
      * of copy, two runs averaged): f32 n = 32 92/95 (plain kept), 64 95/89, 128 93/88, 256 78/88 (plain
      * kept), 512 88/79, 1024 76/68; f64 n = 32 87/101, 64 95/99, 128 93/95
-     * (plain kept), 256 96/84, 512 86/85, 1024 78/69 */
+     * (plain kept), 256 96/84, 512 86/85, 1024 78/69.  H200, with P = ceil(n / M)
+     * threads a system (`TRIDI_CUDA_M`, `TRIDI_CUDA_PIPE` sweep, interleaved /
+     * mid3d % of copy, docs/perf-log.md "Direct kernels: any number of
+     * threads a system"): f32 n = 33..128 plain M 8 against pipelined M 16:
+     * n = 33 71/71 against 43/42, 40 82/76 against 49/48, 65 71/63 against
+     * 50/48, 100 68/62 against 51/50, 64 78/75 against 71/69, 128 75/70
+     * against 69/66 */
     {TRIDI_CUDA_DIRECT, TRIDI_F32, 32, 16, 0, 0, 0, 0},
-    {TRIDI_CUDA_DIRECT, TRIDI_F32, 128, 16, 0, 1, 0, 0},
     {TRIDI_CUDA_DIRECT, TRIDI_F32, 256, 8, 0, 0, 0, 0},
     {TRIDI_CUDA_DIRECT, TRIDI_F32, 1024, 16, 0, 1, 0, 0},
     {TRIDI_CUDA_DIRECT, TRIDI_F32, 2048, 32, 0, 0, 0, 0},

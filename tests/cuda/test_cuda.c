@@ -208,12 +208,15 @@ static void test_fuzz(void **s) {
 static void test_many(void **s) {
   (void)s;
   SKIP_WITHOUT_GPU();
-  /* the last one is longer than the cluster kernel reaches (streaming kernel) */
-  const int64_t shapes[5][2] = {{120000, 64}, {40000, 128}, {3000, 2048}, {64, 100000}, {3, 70000}};
-  for (int k = 0; k < 5; ++k) {
-    if (k != 3 && shapes[k][1] > g_maxn) continue; /* shapes[k][1] is n except for k = 3 */
+  /* {3, 70000}: longer than the cluster kernel reaches (streaming kernel);
+   * the interleaved {64, 100000} and {300, 16384} (f64): the plain and the
+   * pipelined direct kernel, whose persistent blocks loop over tiles */
+  const int64_t shapes[6][2] = {{120000, 64}, {40000, 128}, {3000, 2048}, {64, 100000}, {3, 70000}, {300, 16384}};
+  const int axis[6] = {1, 1, 1, 0, 1, 0};
+  for (int k = 0; k < 6; ++k) {
+    if (shapes[k][axis[k]] > g_maxn) continue;
     tt_layout L;
-    tt_layout_packed(&L, "many", k % 2 ? TRIDI_F64 : TRIDI_F32, 2, shapes[k], k == 3 ? 0 : 1);
+    tt_layout_packed(&L, "many", k % 2 ? TRIDI_F64 : TRIDI_F32, 2, shapes[k], axis[k]);
     tt_problem P;
     if (tt_problem_init(&P, &L, tt_case_seed("many", (uint64_t)k), NULL)) continue;
     run_gpu(&P, "many");

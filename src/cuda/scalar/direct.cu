@@ -1,7 +1,8 @@
 /* Direct kernels of the Thomas-PCR row: neighbouring systems adjacent in
  * memory (interleaved batches, the middle axes of N-d arrays).  G = 2^logG
- * systems across the threads of a warp, P = 2^logP threads a system, M rows
- * each, loads and stores straight between device memory and registers
+ * systems across the threads of a warp, P = ceil(n / M) threads a system
+ * (any P: a power of two would leave up to half the threads without rows,
+ * n = 33 at M = 16 took 4 chunks for 3), M rows each, loads and stores straight between device memory and registers
  * (coalesced across the G systems); and the pipelined variant, whose
  * persistent blocks copy the next tile into shared memory while they solve
  * the current one.  n up to 2048 (f32) / 1024 (f64): src/cuda/tuning.h.
@@ -12,6 +13,7 @@
 #include "plan.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 namespace tridi_cuda {
 namespace {
@@ -42,9 +44,9 @@ __device__ __forceinline__ void direct_finish(const KParams &p, const int64_t *s
 
 template <typename T, int M, bool GROW>
 __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
-    tridi_thomas_pcr_direct(KParams p, int logG, int logP) {
+    tridi_thomas_pcr_direct(KParams p, int logG, int P) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  const int G = 1 << logG, P = 1 << logP;
+  const int G = 1 << logG;
   const int tid = threadIdx.x;
   int64_t *soff = (int64_t *)smem_raw;
   int *badrow = (int *)(soff + 5 * G);
@@ -92,7 +94,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
  * copies its own chunk element by element (the plain kernel's loads, made
  * asynchronous). */
 template <typename T, int M>
-__device__ __forceinline__ void pipe_copy(const KParams &p, const int64_t *soff, int G, int logG, int logP,
+__device__ __forceinline__ void pipe_copy(const KParams &p, const int64_t *soff, int G, int logG, int P,
                                           int64_t sbase, int CP, int KS, T *tile) {
   const int tid = threadIdx.x, nth = blockDim.x;
   const int64_t n = p.n;
@@ -102,7 +104,7 @@ __device__ __forceinline__ void pipe_copy(const KParams &p, const int64_t *soff,
   for (int k = 0; k < 4; ++k) vec = vec && ((uintptr_t)((const T *)p.op[k] + soff[k * G]) & 15) == 0;
   if (vec && sbase + G <= p.nsys) {
     const int logW = logG - (sizeof(T) == 4 ? 2 : 1); /* 16-byte pieces a row: G / V */
-    const int total = (M << logP) << logW;
+    const int total = (M * P) << logW;
 #pragma unroll 1
     for (int k = 0; k < 4; ++k) {
       const int64_t as = p.as[k];
@@ -110,7 +112,8 @@ __device__ __forceinline__ void pipe_copy(const KParams &p, const int64_t *soff,
       T *dst = tile + k * KS;
       for (int i = tid; i < total; i += nth) {
         const int q = i >> logW, v = (i & ((1 << logW) - 1)) * V;
-        const int r = ((q & ((1 << logP) - 1)) << logM) + (q >> logP); /* chunk q mod P, row q / P */
+        const int qp = q / P;
+        const int r = ((q - qp * P) << logM) + qp; /* chunk q mod P, row q / P */
         if (r < n) cp_async16(dst + (r >> logM) * CP + (r & (M - 1)) * G + v, base + r * as + v);
       }
     }
@@ -138,9 +141,9 @@ __device__ __forceinline__ void pipe_copy(const KParams &p, const int64_t *soff,
 
 template <typename T, int M, bool GROW>
 __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
-    tridi_thomas_pcr_direct_pipe(KParams p, int logG, int logP, int CP) {
+    tridi_thomas_pcr_direct_pipe(KParams p, int logG, int P, int CP) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  const int G = 1 << logG, P = 1 << logP;
+  const int G = 1 << logG;
   const int tid = threadIdx.x;
   int64_t *soffb = (int64_t *)smem_raw; /* two tiles' offsets, alternating */
   int *badrow = (int *)(soffb + 10 * G);
@@ -160,7 +163,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   if (t >= ntiles) return;
   tridi_dev_stage_offsets(p, t * G, G, tid, soffb);
   __syncthreads();
-  pipe_copy<T, M>(p, soffb, G, logG, logP, t * G, CP, KS, tile);
+  pipe_copy<T, M>(p, soffb, G, logG, P, t * G, CP, KS, tile);
   for (int buf = 0; t < ntiles; t += gridDim.x, buf ^= 1) {
     const int64_t sbase = t * G, tn = t + gridDim.x;
     const int64_t *soff = soffb + buf * 5 * G, *soffn = soffb + (buf ^ 1) * 5 * G;
@@ -177,7 +180,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     ChunkState<T, M> cs;
     eliminate_chunk<T, M, GROW>([&](int k, int j) -> T { return src[k * KS + j * G]; }, row0, neff, cs);
     __syncthreads();
-    if (tn < ntiles) pipe_copy<T, M>(p, soffn, G, logG, logP, tn * G, CP, KS, tile);
+    if (tn < ntiles) pipe_copy<T, M>(p, soffn, G, logG, P, tn * G, CP, KS, tile);
     direct_finish<T, M, GROW>(p, soff, rs, rp, rq, red, badrow, G, g, P, chunk, sbase, active, neff, cs);
     __syncthreads();
   }
@@ -211,14 +214,19 @@ const void *direct_kernel(bool f64, int M, bool grow) {
 }
 
 bool direct_shape(DirectCfg *dc, int64_t n, int64_t nsys, int M, int cap, size_t es, int gbytes, bool grow) {
-  const int64_t P = 1ll << ilog2((n + M - 1) / M);
+  int64_t P = (n + M - 1) / M;
+#ifdef TRIDI_CUDA_TUNING
+  /* measurement builds: the earlier shape, P rounded up to a power of two */
+  if (getenv("TRIDI_CUDA_DIRECT_POW2")) P = 1ll << ilog2(P);
+#endif
   const int64_t c = cap > 0 && cap <= kTileThreads ? cap : kTileThreads;
   int64_t G = gbytes / (int64_t)es;
   while (G > 1 && G * P > c) G >>= 1;
   if (G > nsys) G = 1ll << ilog2(nsys);
   if (G * P > kTileThreads) return false;
   dc->logG = ilog2(G);
-  dc->logP = ilog2(P);
+  dc->P = (int)P;
+  dc->logP = ilog2(P); /* exact where P is a power of two (the segment tiles) */
   dc->threads = (int)(G * P);
   dc->smem = (size_t)G * (5 * 8 + 8) + es * ((size_t)6 * G * P + grow_slots(grow, (int)G, (int)(G * P)));
   const int64_t blocks = (nsys + G - 1) / G;
@@ -246,7 +254,7 @@ tridi_status plan_direct(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan
   dp->CP = 0;
   dp->k.func = direct_kernel(f.f64, M, f.grow);
   if (!dp->k.func) return tridi_set_error(TRIDI_ERR_INTERNAL, "tridi_plan_create: no kernel for M = %d", M);
-  const int G = 1 << dc.logG, P = 1 << dc.logP;
+  const int G = 1 << dc.logG, P = dc.P;
   snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_direct_m%d_g%d_p%d_%s", M, G, P, f.tn);
   if (f.tile->pipe) {
     /* pipelined over a persistent grid when its tile buffer fits: chunk
@@ -291,8 +299,8 @@ tridi_status plan_direct(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan
 
 cudaError_t launch_direct(const CudaPlan &cp, KParams &kp, const tridi_args *, cudaStream_t stream) {
   const DirectPlan &dp = cp.direct;
-  int logG = dp.k.logG, logP = dp.k.logP, CP = dp.CP;
-  void *argv[] = {&kp, &logG, &logP, &CP}; /* the plain direct kernel takes the first three */
+  int logG = dp.k.logG, P = dp.k.P, CP = dp.CP;
+  void *argv[] = {&kp, &logG, &P, &CP}; /* the plain direct kernel takes the first three */
   return cudaLaunchKernel(dp.k.func, dim3(dp.k.grid), dim3(dp.k.threads), argv, dp.k.smem, stream);
 }
 

@@ -238,7 +238,7 @@ bool seg_shape(SegPlan *sg, struct tridi_plan_s *plan, const tridi_cuda_tile *st
   sg->sdiv = make_fastdiv((uint32_t)sg->S);
   /* segment tiles */
   if (!direct_shape(&sg->tiles, R, nsys, M, st->threads, es, 512)) return false;
-  if ((1ll << sg->tiles.logP) != R / M) return false; /* tiles of exactly R rows */
+  if (sg->tiles.P != R / M) return false; /* tiles of exactly R rows */
   const int64_t ntiles = (nsys + (1 << sg->tiles.logG) - 1) / (1 << sg->tiles.logG) * sg->S;
   if (ntiles >= (1ll << 31)) return false;
   sg->tiles.func = f64 ? pick_seg<double>(M) : pick_seg<float>(M);
@@ -274,7 +274,7 @@ bool seg_shape(SegPlan *sg, struct tridi_plan_s *plan, const tridi_cuda_tile *st
   off += up((size_t)nsys * 4);
   plan->ws_bytes = off;
   snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_seg_r%d_m%d_g%d_p%d+red_m%d_p%d_%s",
-           sg->R, M, 1 << sg->tiles.logG, 1 << sg->tiles.logP, rt->m, 1 << sg->red.logP, tn);
+           sg->R, M, 1 << sg->tiles.logG, 1 << sg->tiles.logP, rt->m, sg->red.P, tn);
   return true;
 }
 
@@ -321,8 +321,8 @@ cudaError_t launch_segmented(const CudaPlan &cp, KParams &kp, const tridi_args *
     e = cudaLaunchKernel(sg.reduce.func, dim3(sg.reduce.grid), dim3(sg.reduce.threads), argv, sg.reduce.smem, stream);
   }
   if (e == cudaSuccess) {
-    int lg = sg.red.logG, lp = sg.red.logP;
-    void *argv[] = {&kr, &lg, &lp};
+    int lg = sg.red.logG, P = sg.red.P;
+    void *argv[] = {&kr, &lg, &P};
     e = cudaLaunchKernel(sg.red.func, dim3(sg.red.grid), dim3(sg.red.threads), argv, sg.red.smem, stream);
   }
   if (e == cudaSuccess) {

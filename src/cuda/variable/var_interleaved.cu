@@ -110,7 +110,7 @@ cudaError_t var_inter_launch_t(bool grow, const VarParams &p, int64_t ngroups, i
 }
 
 /* Rows a thread for groups whose short systems have at most nmax rows, and
- * the threads a system (a power of two, G P <= kVarInterThreads, G = the
+ * the threads a system (P = ceil(nmax / M), at least 2; G P <= kVarInterThreads, G = the
  * sector's 8 (f32) or 4 (f64) systems / 2^logH): the smallest M of 4, 8, 16
  * that fits.  Returns G, 0 when none fits (nmax above kVarInterThreads / G
  * x 16). */
@@ -118,12 +118,19 @@ int var_inter_shape(bool f32, int logH, int64_t nmax, int *M, int *P) {
   const int G = var_inter_sector(f32) >> logH;
   static const int Ms[3] = {4, 8, 16};
   for (int i = 0; i < 3; ++i) {
-    int p = 1;
-    while ((int64_t)p * Ms[i] < nmax) p <<= 1;
+    int64_t p = (nmax + Ms[i] - 1) / Ms[i];
+#ifdef TRIDI_CUDA_TUNING
+    /* measurement builds: the earlier shape, P rounded up to a power of two */
+    if (getenv("TRIDI_CUDA_DIRECT_POW2")) {
+      int64_t q = 1;
+      while (q < p) q <<= 1;
+      p = q;
+    }
+#endif
     if (p < 2) p = 2;
     if (p * G <= kVarInterThreads) {
       *M = Ms[i];
-      *P = p;
+      *P = (int)p;
       return G;
     }
   }
