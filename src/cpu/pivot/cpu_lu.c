@@ -2,7 +2,7 @@
  * on SIMD lanes across systems (cpu_lu_kernel.inc).  Plan time: the layout
  * part of the Thomas kernel's plan (tridi_cpu_layout_priv), then the group
  * width, tile depth, prefetch and stores with the Thomas kernel's rules
- * (src/cpu/tuning.h), one group a work item; execute runs the kernel over
+ * (src/cpu/tuning.h), S sub-groups a work item; execute runs the kernel over
  * the work items with a static OpenMP schedule. */
 #include "cpu_lu.h"
 
@@ -44,12 +44,25 @@ static int lanes_of(const struct tridi_plan_s *plan) {
   return (int)(64 / plan->esize) * u;
 }
 
-/* Per-thread scratch bytes (cpu_lu.h); 0 on size_t overflow. */
-static size_t scratch_bytes(const struct tridi_plan_s *plan, int G, int KT) {
+/* Per-thread scratch bytes for S sub-groups (cpu_lu.h); 0 on size_t
+ * overflow. */
+static size_t scratch_bytes(const struct tridi_plan_s *plan, int G, int S, int KT) {
   const uint64_t n = (uint64_t)plan->lay.n, es = plan->esize;
-  if (n > (SIZE_MAX / 8) / (4 * (uint64_t)G * es)) return 0;
-  const size_t elems = (size_t)(7 * (uint64_t)KT * G + 4 * (uint64_t)G + 4 * n * G);
+  if (n > (SIZE_MAX / 8) / (4 * (uint64_t)G * (uint64_t)S * es)) return 0;
+  const size_t elems = (size_t)(7 * (uint64_t)KT * G + (uint64_t)S * (4 * (uint64_t)G + 4 * n * G));
   return (elems * es + 63) & ~(size_t)63;
+}
+
+/* In TRIDI_CPU_TUNING builds TRIDI_CPU_LU_SUB (1..TRIDI_CPU_MAX_SUB) caps the
+ * sub-groups a work item takes; 0 = unset. */
+static int lu_sub_override(void) {
+#ifdef TRIDI_CPU_TUNING
+  const char *e = getenv("TRIDI_CPU_LU_SUB");
+  const int v = e ? atoi(e) : 0;
+  return v >= 1 && v <= TRIDI_CPU_MAX_SUB ? v : 0;
+#else
+  return 0;
+#endif
 }
 
 const char *tridi_cpu_lu_applies(const struct tridi_plan_s *plan) {
@@ -58,7 +71,7 @@ const char *tridi_cpu_lu_applies(const struct tridi_plan_s *plan) {
   /* as cpu_thomas: independent of the thread count, so that the same
    * problem gives the same bits with any number of threads */
   if (plan->lay.nsys < (int64_t)G) return "fewer systems than one group of lanes";
-  const size_t scr = scratch_bytes(plan, G, (int)(64 / plan->esize) * TRIDI_CPU_TRANS_LINES);
+  const size_t scr = scratch_bytes(plan, G, 1, (int)(64 / plan->esize) * TRIDI_CPU_TRANS_LINES);
   if (scr == 0 || scr > TRIDI_CPU_SCRATCH_MAX) return "U scratch above 64 MiB per thread";
   return NULL;
 }
@@ -78,13 +91,31 @@ tridi_status tridi_cpu_lu_init(struct tridi_plan_s *plan) {
       if (minrow < 0 || r < minrow) minrow = r;
     }
   const int far = minrow >= TRIDI_CPU_FAR_ROW_BYTES;
+  /* Sub-groups, as the Thomas kernel takes them on a middle axis: where x's
+   * lanes are contiguous (VEC) and the rows close together, S neighbouring
+   * groups swept tile by tile together, so that each row is read as one run
+   * of S G lanes (a whole row of a (B/64, n, 64) array), while their rows
+   * of U fit the Thomas kernel's scratch budget.  Intel Xeon, `tridi ab
+   * ... - PIVOT=partial,LU_SUB=1 PIVOT=partial` (two runs): mid3d x1.07-1.20
+   * at n = 256..4096 (f32 n = 64 x1.01-1.02); on interleaved data (far
+   * rows) S = 8 was x0.95 (f32) / x0.97 (f64) at n = 64 and S = 2
+   * x1.00-1.03, so far rows keep S = 1 (docs/perf-log.md "Session 20"). */
+  P->sub = 1;
+  if (P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC && minrow >= 0 && !far) {
+    const size_t budget = TRIDI_CPU_SCRATCH_BUDGET;
+    const int64_t maxsub = (P->lane_ext + G - 1) / G;
+    const int cap = lu_sub_override() ? lu_sub_override() : TRIDI_CPU_MAX_SUB;
+    while (P->sub < cap && P->sub < maxsub &&
+           (size_t)(P->sub + 1) * (size_t)plan->lay.n * 4 * (size_t)G * plan->esize <= budget)
+      ++P->sub;
+  }
   P->tile_rows = K;
   if (trans)
     P->tile_rows =
         K * (trans_aligned(plan, P) ? TRIDI_CPU_TRANS_LINES_ALIGNED : TRIDI_CPU_TRANS_LINES);
   else if (far)
     P->tile_rows = TRIDI_CPU_VEC_FAR_ROWS;
-  P->scratch_bytes = scratch_bytes(plan, G, P->tile_rows);
+  P->scratch_bytes = scratch_bytes(plan, G, P->sub, P->tile_rows);
   const size_t ws = P->scratch_bytes ? tridi_run_systems_ws_bytes(plan, P->scratch_bytes) : 0;
   if (ws == 0) {
     free(P);
@@ -93,7 +124,7 @@ tridi_status tridi_cpu_lu_init(struct tridi_plan_s *plan) {
                            "per thread; n = %lld is too large",
                            G, (long long)plan->lay.n);
   }
-  P->ngroups = (P->lane_ext + G - 1) / G;
+  P->ngroups = (P->lane_ext + (int64_t)G * P->sub - 1) / ((int64_t)G * P->sub);
   P->nwork = P->nouter * P->ngroups;
   const int64_t xbytes = P->n * (int64_t)plan->esize;
   P->nt_stores = (P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC || P->cls[TRIDI_OP_X] == TRIDI_CPU_TRANS) &&
@@ -134,7 +165,7 @@ tridi_status tridi_cpu_lu_init(struct tridi_plan_s *plan) {
     default:
       break;
   }
-  tridi_cpu_kernel_name(plan, P, "cpu_lu_partial", simd, G);
+  tridi_cpu_kernel_name(plan, P, "cpu_lu_partial", simd, G * P->sub);
   plan->ws_bytes = ws;
   plan->priv = P;
   return TRIDI_SUCCESS;

@@ -2,8 +2,9 @@
  * (LAPACK ?gtsv's row interchanges, one right-hand side), vectorised across
  * systems like the Thomas kernel: one lane per system, the interchange
  * chosen per lane with selects.  Its plan is the Thomas kernel's
- * tridi_cpu_thomas_priv (the layout part from tridi_cpu_layout_priv; one
- * sub-group a work item) with the kernel pointer set to one of these. */
+ * tridi_cpu_thomas_priv (the layout part from tridi_cpu_layout_priv; S
+ * sub-groups a work item where x's lanes are contiguous, as the Thomas
+ * kernel's) with the kernel pointer set to one of these. */
 #ifndef TRIDI_CPU_LU_H
 #define TRIDI_CPU_LU_H
 
@@ -23,8 +24,8 @@
 #define TRIDI_CPU_LU_UNROLL 2
 
 /* Per thread: 5 tiles of KT x G (a, b, c, d, x), 2 of staging for unaligned
- * TRANS x, 4G of sweep state, and the rows of U and the modified right-hand
- * side, n x 4G. */
+ * TRANS x, and per sub-group 4G of sweep state and the rows of U and the
+ * modified right-hand side, n x 4G. */
 #define TRIDI_CPU_LU_DECLARE(SFX)                                                               \
   void tridi_cpu_lu_kernel_##SFX##_f32(const struct tridi_plan_s *,                            \
                                         const tridi_cpu_thomas_priv *, const tridi_args *,     \
