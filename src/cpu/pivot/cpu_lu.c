@@ -65,6 +65,17 @@ static int lu_sub_override(void) {
 #endif
 }
 
+/* The scratch budget of a work item's sub-groups: TRIDI_CPU_SCRATCH_BUDGET,
+ * or TRIDI_CPU_BUDGET_KB KiB in TRIDI_CPU_TUNING builds (as the Thomas
+ * kernel's override). */
+static size_t lu_budget(void) {
+#ifdef TRIDI_CPU_TUNING
+  const char *e = getenv("TRIDI_CPU_BUDGET_KB");
+  if (e && atol(e) > 0) return (size_t)atol(e) << 10;
+#endif
+  return TRIDI_CPU_SCRATCH_BUDGET;
+}
+
 const char *tridi_cpu_lu_applies(const struct tridi_plan_s *plan) {
   if (plan->requested_alg != TRIDI_ALG_AUTO) return NULL;
   const int G = lanes_of(plan);
@@ -102,7 +113,7 @@ tridi_status tridi_cpu_lu_init(struct tridi_plan_s *plan) {
    * x1.00-1.03, so far rows keep S = 1 (docs/perf-log.md "Session 20"). */
   P->sub = 1;
   if (P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC && minrow >= 0 && !far) {
-    const size_t budget = TRIDI_CPU_SCRATCH_BUDGET;
+    const size_t budget = lu_budget();
     const int64_t maxsub = (P->lane_ext + G - 1) / G;
     const int cap = lu_sub_override() ? lu_sub_override() : TRIDI_CPU_MAX_SUB;
     while (P->sub < cap && P->sub < maxsub &&
