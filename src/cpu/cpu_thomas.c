@@ -223,6 +223,17 @@ void tridi_cpu_layout_priv(const struct tridi_plan_s *plan, tridi_cpu_thomas_pri
   P->sub = 1;
 }
 
+int tridi_cpu_subgroups(const tridi_cpu_thomas_priv *P, int G, size_t sub_bytes, int far, int cap) {
+  cpu_overrides knobs;
+  const cpu_overrides *ov = read_overrides(&knobs);
+  size_t budget = far ? TRIDI_CPU_SCRATCH_BUDGET_FAR : TRIDI_CPU_SCRATCH_BUDGET;
+  if (ov->budget_kb.set) budget = (size_t)ov->budget_kb.v << 10;
+  const int64_t maxsub = (P->lane_ext + G - 1) / G;
+  int sub = 1;
+  while (sub < cap && sub < maxsub && (size_t)(sub + 1) * sub_bytes <= budget) ++sub;
+  return sub;
+}
+
 tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   cpu_overrides knobs;
   const cpu_overrides *ov = read_overrides(&knobs);
@@ -250,15 +261,9 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
       if (minrow < 0 || r < minrow) minrow = r;
     }
   P->sub = 1;
-  if (P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC) {
-    size_t budget = minrow >= TRIDI_CPU_FAR_ROW_BYTES ? TRIDI_CPU_SCRATCH_BUDGET_FAR
-                                                      : TRIDI_CPU_SCRATCH_BUDGET;
-    if (ov->budget_kb.set) budget = (size_t)ov->budget_kb.v << 10;
-    const int64_t maxsub = (P->lane_ext + G - 1) / G;
-    while (P->sub < TRIDI_CPU_MAX_SUB && P->sub < maxsub &&
-           (size_t)(P->sub + 1) * (size_t)L->n * 2 * (size_t)G * plan->esize <= budget)
-      ++P->sub;
-  }
+  if (P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC)
+    P->sub = tridi_cpu_subgroups(P, G, (size_t)L->n * 2 * (size_t)G * plan->esize,
+                                 minrow >= TRIDI_CPU_FAR_ROW_BYTES, TRIDI_CPU_MAX_SUB);
   /* TRANS operands: tiles of R x K rows, so that each visit of a system
    * reads R consecutive lines (see docs/perf-log.md) */
   const int near_rows = minrow >= 0 && minrow < TRIDI_CPU_FAR_ROW_BYTES;

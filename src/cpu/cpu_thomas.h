@@ -83,6 +83,12 @@ typedef struct tridi_cpu_thomas_priv {
  * rest (group width, tiles, work items, scratch, kernel). */
 void tridi_cpu_layout_priv(const struct tridi_plan_s *plan, tridi_cpu_thomas_priv *P);
 
+/* Sub-groups of G lanes a work item takes (x's lanes contiguous): the most,
+ * up to cap and to the lane extent, whose scratch of sub_bytes each fits the
+ * budget (TRIDI_CPU_SCRATCH_BUDGET, or TRIDI_CPU_SCRATCH_BUDGET_FAR for far
+ * rows; TRIDI_CPU_BUDGET_KB in TRIDI_CPU_TUNING builds). */
+int tridi_cpu_subgroups(const tridi_cpu_thomas_priv *P, int G, size_t sub_bytes, int far, int cap);
+
 /* plan->kernel_name of a kernel on that layout: "<row>_<transpose|vector|
  * gather>_<simd>_<f32|f64>_g<group width>" (the access class of x). */
 void tridi_cpu_kernel_name(struct tridi_plan_s *plan, const tridi_cpu_thomas_priv *P,

@@ -65,17 +65,6 @@ static int lu_sub_override(void) {
 #endif
 }
 
-/* The scratch budget of a work item's sub-groups: TRIDI_CPU_SCRATCH_BUDGET,
- * or TRIDI_CPU_BUDGET_KB KiB in TRIDI_CPU_TUNING builds (as the Thomas
- * kernel's override). */
-static size_t lu_budget(void) {
-#ifdef TRIDI_CPU_TUNING
-  const char *e = getenv("TRIDI_CPU_BUDGET_KB");
-  if (e && atol(e) > 0) return (size_t)atol(e) << 10;
-#endif
-  return TRIDI_CPU_SCRATCH_BUDGET;
-}
-
 const char *tridi_cpu_lu_applies(const struct tridi_plan_s *plan) {
   if (plan->requested_alg != TRIDI_ALG_AUTO) return NULL;
   const int G = lanes_of(plan);
@@ -110,16 +99,11 @@ tridi_status tridi_cpu_lu_init(struct tridi_plan_s *plan) {
    * ... - PIVOT=partial,LU_SUB=1 PIVOT=partial` (two runs): mid3d x1.07-1.20
    * at n = 256..4096 (f32 n = 64 x1.01-1.02); on interleaved data (far
    * rows) S = 8 was x0.95 (f32) / x0.97 (f64) at n = 64 and S = 2
-   * x1.00-1.03, so far rows keep S = 1 (docs/perf-log.md "Session 20"). */
+   * x1.00-1.03, so far rows keep S = 1 (docs/perf-log.md, "CPU pivoting: sub-groups on the middle axis"). */
   P->sub = 1;
-  if (P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC && minrow >= 0 && !far) {
-    const size_t budget = lu_budget();
-    const int64_t maxsub = (P->lane_ext + G - 1) / G;
-    const int cap = lu_sub_override() ? lu_sub_override() : TRIDI_CPU_MAX_SUB;
-    while (P->sub < cap && P->sub < maxsub &&
-           (size_t)(P->sub + 1) * (size_t)plan->lay.n * 4 * (size_t)G * plan->esize <= budget)
-      ++P->sub;
-  }
+  if (P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC && minrow >= 0 && !far)
+    P->sub = tridi_cpu_subgroups(P, G, (size_t)plan->lay.n * 4 * (size_t)G * plan->esize, 0,
+                                 lu_sub_override() ? lu_sub_override() : TRIDI_CPU_MAX_SUB);
   P->tile_rows = K;
   if (trans)
     P->tile_rows =
