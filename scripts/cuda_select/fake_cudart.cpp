@@ -219,7 +219,7 @@ void print_args(const std::string &name, void **args) {
     const SegParams &s = *(const SegParams *)args[1];
     printf("    sp red=%p,%p,%p one=%p redinfo=%p ovf=%p R=%d S=%d sdiv=%u,%u\n", s.red[0], s.red[1], s.red[2],
            s.one, (void *)s.redinfo, (void *)s.ovf, s.R, s.S, s.sdiv.m, s.sdiv.l);
-    if (!has("tridi_seg_info")) printf("    logG=%d logQP=%d\n", I(2), I(3));
+    if (!has("tridi_seg_info")) printf("    logG=%d Q|P=%d\n", I(2), I(3));
   }
 }
 

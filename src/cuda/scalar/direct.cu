@@ -227,7 +227,6 @@ bool direct_shape(DirectCfg *dc, int64_t n, int64_t nsys, int M, int cap, size_t
   if (G * P > kTileThreads) return false;
   dc->logG = ilog2(G);
   dc->P = (int)P;
-  dc->logP = ilog2(P); /* exact where P is a power of two (the segment tiles) */
   dc->threads = (int)(G * P);
   dc->smem = (size_t)G * (5 * 8 + 8) + es * ((size_t)6 * G * P + grow_slots(grow, (int)G, (int)(G * P)));
   const int64_t blocks = (nsys + G - 1) / G;

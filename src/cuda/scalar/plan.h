@@ -75,8 +75,8 @@ struct Facts {
 struct DirectCfg {
   const void *func;
   unsigned grid;
-  int threads, logG, logP;
-  int P; /* threads a system (the direct kernels take P; logP = ceil(log2 P)) */
+  int threads, logG;
+  int P; /* threads (chunks) a system; the segment reduction: segments a block */
   size_t smem;
 };
 
@@ -189,8 +189,9 @@ const tridi_cuda_tile *find_tile(tridi_cuda_family fam, tridi_dtype dt, int64_t 
 const void *direct_kernel(bool f64, int M, bool grow);
 
 /* Direct-kernel shape for systems of n rows, M rows a thread: P =
- * ceil(n / M) chunks (any P; the last chunk partial), G adjacent systems (gbytes a row when P allows,
- * G P <= cap threads; grow: shared memory for the growth detection).
+ * ceil(n / M) chunks (any P; the last chunk partial), G adjacent systems
+ * (gbytes a row when P allows, G P <= cap threads; grow: shared memory for
+ * the growth detection).
  * False when no block of <= 512 threads holds one system; direct.cu */
 bool direct_shape(DirectCfg *dc, int64_t n, int64_t nsys, int M, int cap, size_t es, int gbytes = 128,
                   bool grow = false);

@@ -35,22 +35,22 @@ struct SegParams {
   FastDiv sdiv;     /* division by S */
 };
 
-/* One thread a segment: Q = 2^logQ segments of G = 2^logG adjacent systems
- * a block.  The segment's rows [s R, s R + R) (rows >= n: identity) give
+/* One thread a segment: Q (a power of two) segments of G = 2^logG adjacent
+ * systems a block.  The segment's rows [s R, s R + R) (rows >= n: identity) give
  *   F: sF u_{-1} + u_0 + pF u_{R-1} = qF,   L: sL u_0 + u_{R-1} + pL u_R = qL
  * as chunk_eliminate does for a chunk, but in one forward sweep: u_1 is
  * carried as D - A u_0 - Gc u_{k+1} while row k is eliminated.  A segment
  * with a NaN/Inf input, or a zero b_0 in the first segment, gets qF = NaN,
  * so the reduced solve reports its system. */
 template <typename T>
-__global__ void __launch_bounds__(256) tridi_seg_reduce(KParams p, SegParams sp, int logG, int logQ) {
+__global__ void __launch_bounds__(256) tridi_seg_reduce(KParams p, SegParams sp, int logG, int Q) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   int64_t *soff = (int64_t *)smem_raw;
-  const int G = 1 << logG, Q = 1 << logQ;
+  const int G = 1 << logG;
   const int tid = threadIdx.x, g = tid & (G - 1), q = tid >> logG;
   const int64_t n = p.n, nsys = p.nsys;
   const int R = sp.R, S = sp.S;
-  const int64_t nsb = (S + Q - 1) >> logQ;
+  const int64_t nsb = (S + Q - 1) / Q;
   const int64_t ntiles = (nsys + G - 1) / G * nsb;
   T *ra = (T *)sp.red[0], *rc = (T *)sp.red[1], *rd = (T *)sp.red[2];
   if (blockIdx.x == 0 && tid == 0) *(T *)sp.one = (T)1;
@@ -148,9 +148,9 @@ __device__ __forceinline__ void seg_eliminate(const KParams &p, const int64_t *s
  * (t / S) G...; P chunks of M rows a system, R = P M. */
 template <typename T, int M>
 __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
-    tridi_thomas_pcr_seg(KParams p, SegParams sp, int logG, int logP) {
+    tridi_thomas_pcr_seg(KParams p, SegParams sp, int logG, int P) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  const int G = 1 << logG, P = 1 << logP;
+  const int G = 1 << logG;
   const int tid = threadIdx.x;
   int64_t *soff = (int64_t *)smem_raw;
   T *rs = (T *)(soff + 5 * G);
@@ -254,7 +254,7 @@ bool seg_shape(SegPlan *sg, struct tridi_plan_s *plan, const tridi_cuda_tile *st
   const int64_t Qa = 256 / Ga;
   sg->reduce.func = f64 ? (const void *)tridi_seg_reduce<double> : (const void *)tridi_seg_reduce<float>;
   sg->reduce.logG = ilog2(Ga);
-  sg->reduce.logP = ilog2(Qa);
+  sg->reduce.P = (int)Qa;
   sg->reduce.threads = (int)(Ga * Qa);
   sg->reduce.smem = (size_t)Ga * 5 * 8;
   const int64_t ta = (nsys + Ga - 1) / Ga * ((sg->S + Qa - 1) / Qa);
@@ -274,7 +274,7 @@ bool seg_shape(SegPlan *sg, struct tridi_plan_s *plan, const tridi_cuda_tile *st
   off += up((size_t)nsys * 4);
   plan->ws_bytes = off;
   snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_seg_r%d_m%d_g%d_p%d+red_m%d_p%d_%s",
-           sg->R, M, 1 << sg->tiles.logG, 1 << sg->tiles.logP, rt->m, sg->red.P, tn);
+           sg->R, M, 1 << sg->tiles.logG, sg->tiles.P, rt->m, sg->red.P, tn);
   return true;
 }
 
@@ -316,8 +316,8 @@ cudaError_t launch_segmented(const CudaPlan &cp, KParams &kp, const tridi_args *
   kr.nsys = nsys;
   cudaError_t e;
   {
-    int lg = sg.reduce.logG, lq = sg.reduce.logP;
-    void *argv[] = {&kp, &sp, &lg, &lq};
+    int lg = sg.reduce.logG, Q = sg.reduce.P;
+    void *argv[] = {&kp, &sp, &lg, &Q};
     e = cudaLaunchKernel(sg.reduce.func, dim3(sg.reduce.grid), dim3(sg.reduce.threads), argv, sg.reduce.smem, stream);
   }
   if (e == cudaSuccess) {
@@ -326,8 +326,8 @@ cudaError_t launch_segmented(const CudaPlan &cp, KParams &kp, const tridi_args *
     e = cudaLaunchKernel(sg.red.func, dim3(sg.red.grid), dim3(sg.red.threads), argv, sg.red.smem, stream);
   }
   if (e == cudaSuccess) {
-    int lg = sg.tiles.logG, lp = sg.tiles.logP;
-    void *argv[] = {&kp, &sp, &lg, &lp};
+    int lg = sg.tiles.logG, P = sg.tiles.P;
+    void *argv[] = {&kp, &sp, &lg, &P};
     e = cudaLaunchKernel(sg.tiles.func, dim3(sg.tiles.grid), dim3(sg.tiles.threads), argv, sg.tiles.smem, stream);
   }
   if (e == cudaSuccess && args->info) {
