@@ -15,6 +15,9 @@
 #   SAN_J          sanitize: compute-sanitizer jobs at once (default 6; every
 #                  (tool, test group) pair is a job, each its own log under
 #                  $OUT/sanitize/)
+#   SAN_ONLY       sanitize: an extended regular expression; only the jobs
+#                  whose line "TOOL BIN LABEL MAXN GROUP" matches it run
+#                  (e.g. 'test_cuda .* test_(interleaved|middle)$')
 #   TRIDI_GPU_DEPS folder of .deb files (cmocka, LAPACK) to unpack when the
 #                  machine lacks them (default .devcarry/gpudeps, ignored by
 #                  git: name .devcarry in the device call's carry list; see
@@ -126,7 +129,8 @@ if has sanitize; then
       test_streams test_args
     # the FFT's passes, layouts, graph capture and argument checks
     jobs_of "$C/test_fft_cuda" fft. - - gpu_layouts gpu_naive gpu_graph gpu_args
-  } >"$SAN/jobs.txt"
+  } >"$SAN/jobs.all"
+  grep -E -- "${SAN_ONLY:-.}" "$SAN/jobs.all" >"$SAN/jobs.txt" || { say "sanitize: SAN_ONLY matches no job"; rc_all=1; }
   # one job: TOOL BIN LABEL MAXN GROUP
   san_job() {
     local tool=$1 bin=$2 label=$3 mx=$4 g=$5 extra=()
