@@ -277,16 +277,19 @@ static const tridi_solver scalar_solvers[] = {
      tridi_cuda_alg_applies, tridi_cuda_alg_init, tridi_cuda_alg_execute, tridi_cuda_alg_destroy},
     {"cuda_cr_rd", TRIDI_BACKEND_CUDA, TRIDI_ALG_CR_RD, TRIDI_RANK_EXPLICIT,
      tridi_cuda_alg_applies, tridi_cuda_alg_init, tridi_cuda_alg_execute, tridi_cuda_alg_destroy},
-    /* CUDA, pivoting (pivot = partial), first where it applies (systems
-     * stored one after another, 56 (f32) / 64 (f64) <= n <= 2048, where
-     * it was measured faster than cuda_lu_partial): the partitioned
-     * elimination below on tiles of whole systems, the partitions in
-     * registers (src/cuda/pivot/rpts_tiles.cu). */
+    /* CUDA, pivoting (pivot = partial), first where it applies (every
+     * layout, n from where it was measured faster than cuda_lu_partial up
+     * to 2048 while the tile fits: the smallest n are kRtMinNF32 /
+     * kRtMinNF64 / kRtMinNGather in rpts_tiles.cu, and batches of adjacent
+     * systems below kLuAdjacentTilesMinN (lu.cuh) stay with
+     * cuda_lu_partial): the partitioned elimination below on tiles of
+     * whole systems, the partitions in registers
+     * (src/cuda/pivot/rpts_tiles.cu). */
     {"cuda_lu_tiles", TRIDI_BACKEND_CUDA, TRIDI_ALG_LU_PARTIAL, 0, tridi_cuda_rpts_tiles_applies,
      tridi_cuda_rpts_tiles_init, tridi_cuda_rpts_tiles_execute, tridi_cuda_rpts_tiles_destroy},
-    /* CUDA, pivoting (pivot = partial), next where it applies (512 <= n
-     * <= 4096, where it was measured faster than cuda_lu_partial, and the
-     * tile fits): partitioned elimination with partial pivoting
+    /* CUDA, pivoting (pivot = partial), next where it applies (kRptsMinN
+     * <= n <= 4096 in rpts_scalar.cu, where it was measured faster than
+     * cuda_lu_partial, and the tile fits): partitioned elimination with partial pivoting
      * inside partitions, several threads a system, systems that fail its
      * residual check solved again by cuda_lu_partial's exact kernel
      * (src/cuda/pivot/rpts_scalar.cu). */
