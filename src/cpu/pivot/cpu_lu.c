@@ -53,16 +53,15 @@ static size_t scratch_bytes(const struct tridi_plan_s *plan, int G, int S, int K
   return (elems * es + 63) & ~(size_t)63;
 }
 
-/* In TRIDI_CPU_TUNING builds TRIDI_CPU_LU_SUB (1..TRIDI_CPU_MAX_SUB) caps the
- * sub-groups a work item takes; 0 = unset. */
-static int lu_sub_override(void) {
+/* The most sub-groups a work item takes: TRIDI_CPU_MAX_SUB, or in
+ * TRIDI_CPU_TUNING builds TRIDI_CPU_LU_SUB (1..TRIDI_CPU_MAX_SUB). */
+static int lu_sub_cap(void) {
 #ifdef TRIDI_CPU_TUNING
   const char *e = getenv("TRIDI_CPU_LU_SUB");
   const int v = e ? atoi(e) : 0;
-  return v >= 1 && v <= TRIDI_CPU_MAX_SUB ? v : 0;
-#else
-  return 0;
+  if (v >= 1 && v <= TRIDI_CPU_MAX_SUB) return v;
 #endif
+  return TRIDI_CPU_MAX_SUB;
 }
 
 const char *tridi_cpu_lu_applies(const struct tridi_plan_s *plan) {
@@ -103,7 +102,7 @@ tridi_status tridi_cpu_lu_init(struct tridi_plan_s *plan) {
   P->sub = 1;
   if (P->cls[TRIDI_OP_X] == TRIDI_CPU_VEC && minrow >= 0 && !far)
     P->sub = tridi_cpu_subgroups(P, G, (size_t)plan->lay.n * 4 * (size_t)G * plan->esize, 0,
-                                 lu_sub_override() ? lu_sub_override() : TRIDI_CPU_MAX_SUB);
+                                 lu_sub_cap());
   P->tile_rows = K;
   if (trans)
     P->tile_rows =

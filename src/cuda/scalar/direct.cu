@@ -1,10 +1,10 @@
 /* Direct kernels of the Thomas-PCR row: neighbouring systems adjacent in
  * memory (interleaved batches, the middle axes of N-d arrays).  G = 2^logG
- * systems across the threads of a warp, P = ceil(n / M) threads a system,
- * M rows each (any P: rounded up to a power of two, P M left up to half
- * the threads without rows, e.g. 64 rows for n = 33), loads and stores
- * straight between device memory and registers (coalesced across the G
- * systems); and the pipelined variant, whose
+ * systems across the threads of a warp, P = ceil(n / M) threads a system
+ * (any P, only the last chunk partial; a power of two left up to half the
+ * threads without rows, e.g. 64 rows for n = 33), M rows each, loads and
+ * stores straight between device memory and registers (coalesced across
+ * the G systems); and the pipelined variant, whose
  * persistent blocks copy the next tile into shared memory while they solve
  * the current one.  n up to 2048 (f32) / 1024 (f64): src/cuda/tuning.h.
  * The segmented solve (segmented.cu) solves its reduced systems with the
