@@ -119,7 +119,7 @@ if has sanitize; then
     # segments (three launches and clusters), interleaved batches of many
     # groups in several bins, graph capture
     jobs_of "$C/test_varbatch_cuda" var. 100000 100000 gpu_distributions gpu_long gpu_breakdown \
-      gpu_inter_many gpu_graph gpu_packed_edges gpu_segments
+      gpu_inter_many gpu_inter_wide gpu_graph gpu_packed_edges gpu_segments
     # the pivoting rows (the partition kernel, v1's tile, streamed and workspace
     # kernels, the exact fallback) and TRIDI_PIVOT_AUTO's second pass
     jobs_of "$C/test_pivot_cuda" pivot. - - gpu_lu_breakdown gpu_lu_layouts gpu_auto gpu_auto_graph gpu_tiles

@@ -181,6 +181,44 @@ static void gpu_inter_many(void **state) {
   tt_assert_no_failures();
 }
 
+/* INTERLEAVED groups of four sectors (128-byte rows) beside one-sector
+ * groups: in units of a sector S (8 f32 / 4 f64 systems), sectors 0-3 of
+ * 300..480 rows (f32: one wide group of two blocks; f64: one-sector groups,
+ * the wide shape would take 16-row chunks), sectors 4-7 in four different
+ * bins (one-sector groups), 8-11 of 1..16 rows and 12-15 of 100..128 (wide,
+ * one block), then 2 sectors and 3 systems (a wide group cut by the batch's
+ * end); a long system (9000 rows) in sector 1, a zero pivot in sector 9. */
+static void gpu_inter_wide(void **state) {
+  (void)state;
+  SKIP_WITHOUT_GPU();
+  uint64_t k = 0;
+  for (int t = 0; t < 2; ++t)
+    for (int inplace = 0; inplace < 2; ++inplace) {
+      const int64_t S = t ? 4 : 8, B = 18 * S + 3;
+      int64_t *len = malloc((size_t)B * sizeof *len);
+      assert_non_null(len);
+      static const int64_t mixed[4] = {20, 300, 60, 5};
+      for (int64_t s = 0; s < B; ++s) {
+        const int64_t q = s / S;
+        if (q < 4) len[s] = 300 + (s % 7) * 30;
+        else if (q < 8) len[s] = mixed[q - 4] - (s % 4);
+        else if (q < 12) len[s] = 1 + (s % 16);
+        else len[s] = 100 + (s * 5) % 29;
+      }
+      len[S + 2] = 9000;
+      tt_problem P;
+      const int rc = tt_var_problem_init(&P, t ? TRIDI_F64 : TRIDI_F32, TRIDI_VAR_INTERLEAVED, B, len, 5, 0,
+                                         inplace, tt_case_seed("gpu_var_wide", k++));
+      free(len);
+      if (rc) continue;
+      tt_problem_zero_pivot(&P, 9 * S + 1, 0);
+      tt_problem_oracle(&P);
+      run_gpu(&P, 1, "wide groups");
+      tt_problem_free(&P);
+    }
+  tt_assert_no_failures();
+}
+
 /* PACKED tiles at their edges: systems that fill a tile to P M - 3 .. P M
  * rows (with the tile's 16-byte phase they fit shifted or take the element
  * copies), tiles that start at every 16-byte phase, single-system tiles,
@@ -314,6 +352,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(gpu_long),
       cmocka_unit_test(gpu_breakdown),
       cmocka_unit_test(gpu_inter_many),
+      cmocka_unit_test(gpu_inter_wide),
       cmocka_unit_test(gpu_packed_edges),
       cmocka_unit_test(gpu_segments),
       cmocka_unit_test(gpu_graph),

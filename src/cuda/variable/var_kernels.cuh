@@ -44,21 +44,11 @@ struct VarParams {
                           * groups[b] G .. groups[b] G + G - 1 */
 };
 
-/* INTERLEAVED: the systems of one 32-byte sector of a row, a group
- * (var_interleaved.cu: 2^logH blocks a group take G = sector >> logH each) */
-inline int var_inter_sector(bool f32) {
-#ifdef TRIDI_CUDA_TUNING
-  /* measurement builds: TRIDI_CUDA_VAR_GW = 2, 4 sectors a group */
-  static const int w = [] {
-    const char *e = getenv("TRIDI_CUDA_VAR_GW");
-    const int v = e && *e ? atoi(e) : 1;
-    return v == 2 || v == 4 ? v : 1;
-  }();
-  return (f32 ? 8 : 4) * w;
-#else
-  return f32 ? 8 : 4;
-#endif
-}
+/* INTERLEAVED: the systems of one 32-byte sector of a row.  A group is W
+ * = 1 or kVarInterWide neighbouring sectors (var_interleaved.cu: 2^logH
+ * blocks a group take G = W sector >> logH systems each). */
+inline int var_inter_sector(bool f32) { return f32 ? 8 : 4; }
+constexpr int kVarInterWide = 4;
 
 /* Threads of a PACKED tile's block (var_packed.cu) and of a segment's
  * (var_segments.cu): P chunks of M rows, tiles (and segments) of P M rows. */

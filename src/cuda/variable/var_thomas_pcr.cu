@@ -2,10 +2,10 @@
  *  - PACKED: systems of at most R = P M rows are cut, in storage order, into
  *    tiles of whole systems of at most R rows each (var_packed.cu: one block
  *    a tile, cost proportional to the real unknowns);
- *  - INTERLEAVED: blocks of G neighbouring systems (a group), P threads
- *    each (var_interleaved.cu); the groups are binned by their longest
- *    system (powers of two), one launch a bin with P from the bin's
- *    longest;
+ *  - INTERLEAVED: blocks of G neighbouring systems (a group of one or four
+ *    memory sectors), P threads each (var_interleaved.cu); the groups are
+ *    binned by their longest system (powers of two), one launch a bin and
+ *    group width with P from the launch's longest;
  *  - longer systems (the tail of the batches this kind is for: a few long
  *    dendrites among many short ones): PACKED, in segments of one tile
  *    solved by the partition method (var_segments.cu: three launches, the
@@ -25,9 +25,9 @@
 #include <string.h>
 
 namespace tridi_cuda {
-int var_inter_shape(bool f32, int logH, int64_t nmax, int *M, int *P);
-cudaError_t var_inter_launch(bool f32, bool grow, const VarParams &p, int64_t ngroups, int M, int P, int logH,
-                             cudaStream_t stream);
+int var_inter_shape(bool f32, int W, int logH, int64_t nmax, int *M, int *P);
+cudaError_t var_inter_launch(bool f32, bool grow, const VarParams &p, int64_t ngroups, int W, int M, int P,
+                             int logH, cudaStream_t stream);
 cudaError_t var_long_launch(bool f32, bool grow, const VarParams &p, const VarLong &lg, cudaStream_t stream);
 cudaError_t var_seg_prepare(bool f32, int M, bool grow, int *per_sm, int *kmax);
 size_t var_seg_smem_bytes(bool f32, int M);
@@ -40,7 +40,8 @@ using namespace tridi_cuda;
 namespace {
 
 /* INTERLEAVED: bin k takes the groups whose longest short system has at
- * most 16 << k rows (the cap is at most 8192) */
+ * most 16 << k rows (the cap is at most 8192); each bin is launched twice at
+ * most, once for its wide groups and once for its one-sector groups */
 constexpr int kVarInterBins = 10;
 
 struct VarPlan {
@@ -54,9 +55,9 @@ struct VarPlan {
   int64_t *groups;     /* INTERLEAVED: the groups of bin[0], then of bin[1], ... */
   int nbins;
   struct {
-    int64_t first, count; /* groups[first .. first + count - 1] */
-    int M, P, logH;       /* 2^logH blocks a group (var_interleaved.cu) */
-  } bin[kVarInterBins];
+    int64_t first, count; /* groups[first .. first + count - 1], in units of W sectors */
+    int W, M, P, logH;    /* W sectors a group, 2^logH blocks a group (var_interleaved.cu) */
+  } bin[2 * kVarInterBins];
   int blocks;          /* PACKED: persistent blocks */
   int M;               /* PACKED: rows a thread (INTERLEAVED: each bin's own M, P) */
   VarLong lg;          /* the long systems (device arrays below) */
@@ -102,69 +103,132 @@ int by_length(const void *p, const void *q) {
   return (a[1] > b[1]) - (a[1] < b[1]);
 }
 
-/* INTERLEAVED: the blocks a group (2^logH, the fewest whose shape takes
- * nmax rows: one a group up to 1024 (f32) / 2048 (f64) rows, then 2, 4, ...,
- * one a system, up to 8192 rows) and the shape; -1 when nmax is beyond
- * every shape.  Groups shared by several blocks are slower than one block
- * a group (each block reads half a sector or less: H = 2 for every bin ran
- * at 0.6-0.8x on the H200), but much faster than var_long's one thread a
- * system. */
-int inter_logh(bool f32, int64_t nmax, int *M, int *P) {
+/* INTERLEAVED: the blocks a group of W sectors (2^logH, the fewest whose
+ * shape takes nmax rows: for W = 1 one a group up to 1024 (f32) / 2048 (f64)
+ * rows, then 2, 4, ..., one a system, up to 8192 rows) and the shape; -1
+ * when nmax is beyond every shape.  Groups shared by several blocks are
+ * slower than one block a group (each block reads part of a sector: H = 2
+ * for every bin ran at 0.6-0.8x on the H200), but much faster than
+ * var_long's one thread a system. */
+int inter_logh(bool f32, int W, int64_t nmax, int *M, int *P) {
   int maxlog = 0; /* up to G = 1 */
-  while ((var_inter_sector(f32) >> maxlog) > 1) ++maxlog;
+  while ((W * var_inter_sector(f32) >> maxlog) > 1) ++maxlog;
   for (int logH = 0; logH <= maxlog; ++logH)
-    if (var_inter_shape(f32, logH, nmax, M, P)) return logH;
+    if (var_inter_shape(f32, W, logH, nmax, M, P)) return logH;
   return -1;
 }
 
-/* INTERLEAVED: the groups of G neighbouring systems (len: the short
- * systems' lengths, 0 for the long ones), binned by their longest system
- * (bin k: up to 16 << k rows; a group of long systems only is in none),
- * in storage order within a bin, the bins longest first; uploads the list
- * and sets each bin's shape from its own longest system. */
+/* Whether bin k (up to 16 << k rows) takes wide groups: always, except
+ * where the wide shape would run f64 chunks of 16 rows (128 registers and
+ * spills) while one-sector groups run shorter ones. */
+bool bin_wide(bool f32, int k) {
+  int Mw = 0, Pw = 0, Mn = 0, Pn = 0;
+  if (inter_logh(f32, kVarInterWide, (int64_t)16 << k, &Mw, &Pw) < 0) return false;
+  if (inter_logh(f32, 1, (int64_t)16 << k, &Mn, &Pn) < 0) return false;
+  return f32 || Mw < 16 || Mn == 16;
+}
+
+/* How many bins apart the sectors of a wide group may be: 1 (a sector takes
+ * at most the rows of the bin above its own).  Measurement builds read
+ * TRIDI_CUDA_VAR_WIDE: -1 one-sector groups only, 0 the sectors of one bin,
+ * 1, 2, ... */
+int wide_spread() {
+  int v = 1;
+#ifdef TRIDI_CUDA_TUNING
+  if (const char *ev = getenv("TRIDI_CUDA_VAR_WIDE")) v = atoi(ev);
+#endif
+  return v;
+}
+
+/* INTERLEAVED: the groups, binned by their longest system (bin k: up to 16
+ * << k rows; a group of long systems only is in none), in storage order
+ * within a bin, the bins longest first.  Each sector's systems are first
+ * binned on their own; four neighbouring sectors whose bins are at most
+ * wide_spread() apart make a wide group in the highest of them (W = 4: a
+ * block's row read is 128 bytes, the scalar direct kernel's request size,
+ * which the one-sector groups lacked: 1.3-1.8x on the H200,
+ * docs/perf-log.md), where bin_wide allows it; the others stay one-sector
+ * groups (W = 1), so that a short sector does not take a much longer
+ * neighbour's shape.  Uploads the list and sets each launch's shape from its
+ * own longest system. */
 tridi_status bin_groups(VarPlan *vp, const int32_t *len, int64_t nsys) {
-  const int G = var_inter_sector(vp->f32);
-  const int64_t ngroups = (nsys + G - 1) / G;
-  signed char *gbin = (signed char *)malloc((size_t)(ngroups > 0 ? ngroups : 1));
-  int64_t *host = (int64_t *)malloc((size_t)(ngroups > 0 ? ngroups : 1) * sizeof *host);
-  if (!gbin || !host) {
-    free(gbin);
+  const int S = var_inter_sector(vp->f32), W = kVarInterWide;
+  const int64_t nsec = (nsys + S - 1) / S, nwide = (nsec + W - 1) / W;
+  signed char *sbin = (signed char *)malloc((size_t)(nsec > 0 ? nsec : 1));
+  int32_t *smax = (int32_t *)malloc((size_t)(nsec > 0 ? nsec : 1) * sizeof *smax);
+  unsigned char *wide = (unsigned char *)malloc((size_t)(nwide > 0 ? nwide : 1));
+  int64_t *host = (int64_t *)malloc((size_t)(nsec > 0 ? nsec : 1) * sizeof *host);
+  if (!sbin || !smax || !wide || !host) {
+    free(sbin);
+    free(smax);
+    free(wide);
     free(host);
     return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory for the groups");
   }
-  int64_t count[kVarInterBins] = {0};
-  int32_t longest[kVarInterBins] = {0};
-  for (int64_t q = 0; q < ngroups; ++q) {
+  for (int64_t q = 0; q < nsec; ++q) {
     int32_t m = 0;
-    for (int64_t s = q * G; s < q * G + G && s < nsys; ++s) m = len[s] > m ? len[s] : m;
+    for (int64_t s = q * S; s < q * S + S && s < nsys; ++s) m = len[s] > m ? len[s] : m;
     int k = -1;
     if (m > 0) {
       k = 0;
       while (k < kVarInterBins - 1 && (16 << k) < m) ++k;
     }
-    gbin[q] = (signed char)k;
-    if (k >= 0) {
-      ++count[k];
-      longest[k] = m > longest[k] ? m : longest[k];
+    sbin[q] = (signed char)k;
+    smax[q] = m;
+  }
+  /* launch j = 2 k + w: bin k, wide (w = 1) or one-sector groups */
+  int64_t count[2 * kVarInterBins] = {0};
+  int32_t longest[2 * kVarInterBins] = {0};
+  bool allow[kVarInterBins];
+  for (int k = 0; k < kVarInterBins; ++k) allow[k] = bin_wide(vp->f32, k);
+  const int spread = wide_spread();
+  for (int64_t w = 0; w < nwide; ++w) {
+    const int64_t q0 = w * W, q1 = q0 + W < nsec ? q0 + W : nsec;
+    int kmin = sbin[q0], kmax = sbin[q0];
+    for (int64_t q = q0 + 1; q < q1; ++q) {
+      kmin = sbin[q] < kmin ? sbin[q] : kmin;
+      kmax = sbin[q] > kmax ? sbin[q] : kmax;
+    }
+    /* every sector with short systems, within `spread` bins of each other */
+    const bool wd = kmin >= 0 && kmax - kmin <= spread && allow[kmax];
+    wide[w] = wd;
+    for (int64_t q = q0; q < q1; ++q) {
+      if (sbin[q] < 0) continue;
+      const int j = wd ? 2 * kmax + 1 : 2 * sbin[q];
+      if (!wd || q == q0) ++count[j];
+      longest[j] = smax[q] > longest[j] ? smax[q] : longest[j];
     }
   }
-  int64_t first[kVarInterBins], total = 0;
+  int64_t first[2 * kVarInterBins], total = 0;
   vp->nbins = 0;
-  for (int k = kVarInterBins - 1; k >= 0; --k) {
-    first[k] = total;
-    if (count[k] == 0) continue;
-    int M = 0, P = 0, logH = inter_logh(vp->f32, longest[k], &M, &P);
+  for (int j = 2 * kVarInterBins - 1; j >= 0; --j) {
+    first[j] = total;
+    if (count[j] == 0) continue;
+    const int Wj = j & 1 ? W : 1;
+    int M = 0, P = 0, logH = inter_logh(vp->f32, Wj, longest[j], &M, &P);
     vp->bin[vp->nbins].first = total;
-    vp->bin[vp->nbins].count = count[k];
+    vp->bin[vp->nbins].count = count[j];
+    vp->bin[vp->nbins].W = Wj;
     vp->bin[vp->nbins].M = M;
     vp->bin[vp->nbins].P = P;
     vp->bin[vp->nbins].logH = logH;
     ++vp->nbins;
-    total += count[k];
+    total += count[j];
   }
-  for (int64_t q = 0; q < ngroups; ++q)
-    if (gbin[q] >= 0) host[first[gbin[q]]++] = q;
-  free(gbin);
+  for (int64_t w = 0; w < nwide; ++w) {
+    const int64_t q0 = w * W, q1 = q0 + W < nsec ? q0 + W : nsec;
+    if (wide[w]) {
+      int kmax = sbin[q0];
+      for (int64_t q = q0 + 1; q < q1; ++q) kmax = sbin[q] > kmax ? sbin[q] : kmax;
+      host[first[2 * kmax + 1]++] = w;
+    } else {
+      for (int64_t q = q0; q < q1; ++q)
+        if (sbin[q] >= 0) host[first[2 * sbin[q]]++] = q;
+    }
+  }
+  free(sbin);
+  free(smax);
+  free(wide);
   const tridi_status st = upload(&vp->groups, host, (size_t)total, "the groups");
   free(host);
   return st;
@@ -174,8 +238,8 @@ tridi_status bin_groups(VarPlan *vp, const int32_t *len, int64_t nsys) {
 cudaError_t inter_launch(const VarPlan *vp, VarParams kp, cudaStream_t stream) {
   for (int k = 0; k < vp->nbins; ++k) {
     kp.groups = vp->groups + vp->bin[k].first;
-    const cudaError_t e = var_inter_launch(vp->f32, vp->grow, kp, vp->bin[k].count, vp->bin[k].M,
-                                           vp->bin[k].P, vp->bin[k].logH, stream);
+    const cudaError_t e = var_inter_launch(vp->f32, vp->grow, kp, vp->bin[k].count, vp->bin[k].W,
+                                           vp->bin[k].M, vp->bin[k].P, vp->bin[k].logH, stream);
     if (e != cudaSuccess) return e;
   }
   return cudaSuccess;
@@ -220,7 +284,7 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
     int M = 0, P = 0;
     cap = 0;
     for (int64_t n = 256; n <= 8192; n *= 2) /* the longest the kernel takes */
-      if (inter_logh(vp->f32, n, &M, &P) >= 0) cap = n;
+      if (inter_logh(vp->f32, 1, n, &M, &P) >= 0) cap = n;
   }
   /* the long systems: sorted by length, c' scratch in the workspace */
   int64_t nlong = 0;
