@@ -6,7 +6,8 @@
  * neighbouring systems is one vector: a permutation would turn every load
  * into a gather, and the memory lines of a row are read whole anyway).  The
  * threads take contiguous ranges of groups with equal shares of the
- * groups' rows. */
+ * groups' rows; INTERLEAVED groups are swept in strips of neighbouring
+ * groups, row by row (cpu_var_strip.inc). */
 #include "cpu_var.h"
 
 #include <stdio.h>
@@ -18,9 +19,11 @@
 #define TRIDI_CPU_VAR_SCRATCH_MAX ((size_t)64 << 20)
 /* Software prefetch of each lane's rows this far ahead (rows): PACKED
  * batches read W streams per operand, INTERLEAVED rows ld elements apart;
- * both beyond what the hardware prefetchers follow. */
+ * both beyond what the hardware prefetchers follow.  INTERLEAVED strips:
+ * 16 rows with the 1 MiB budget 1.4-1.6x over 8 rows with 256 KiB on
+ * f32 uniform L = 128 (Emerald Rapids VM, docs/perf-log.md). */
 #define TRIDI_CPU_VAR_PREFETCH_PACKED 64
-#define TRIDI_CPU_VAR_PREFETCH_INTER 8
+#define TRIDI_CPU_VAR_PREFETCH_INTER 16
 
 static int lanes_of(const struct tridi_plan_s *plan) {
   const int bytes = plan->simd == TRIDI_SIMD_AVX512 ? 64 : plan->simd == TRIDI_SIMD_AVX2 ? 32 : 16;
@@ -28,10 +31,23 @@ static int lanes_of(const struct tridi_plan_s *plan) {
   return TRIDI_CPU_VAR_UNROLL(bytes, packed) * bytes / (int)plan->esize;
 }
 
+/* c'/d' rows (of W lanes) of a thread's scratch: the longest group, or for
+ * INTERLEAVED batches as many as the strip budget holds if that is more. */
+static int64_t strip_rows_of(const struct tridi_plan_s *plan, int W) {
+  const tridi_var_problem *v = tridi_var_of(plan);
+  int64_t rows = v->nmax;
+  if (v->layout == TRIDI_VAR_INTERLEAVED) {
+    const int64_t budget = (int64_t)(TRIDI_CPU_VAR_STRIP_BUDGET / (2 * (size_t)W * plan->esize));
+    if (budget > rows) rows = budget;
+  }
+  return rows;
+}
+
 static size_t scratch_of(const struct tridi_plan_s *plan, int W) {
   const tridi_var_problem *v = tridi_var_of(plan);
-  /* c', d' (nmax x W each), 5 tiles of K x W, the reference's nmax */
-  const uint64_t elems = (uint64_t)v->nmax * 2 * W + (uint64_t)5 * W * W + (uint64_t)v->nmax;
+  /* c', d' (rows x W each), 5 tiles of K x W, the reference's nmax */
+  const int64_t rows = strip_rows_of(plan, W);
+  const uint64_t elems = (uint64_t)rows * 2 * W + (uint64_t)5 * W * W + (uint64_t)v->nmax;
   if (v->nmax > INT32_MAX || elems > SIZE_MAX / 2 / plan->esize) return 0;
   return ((size_t)elems * plan->esize + 63) & ~(size_t)63;
 }
@@ -98,6 +114,7 @@ tridi_status tridi_cpu_var_init(struct tridi_plan_s *plan) {
     P->gn[g] = m;
     P->cost[g + 1] = P->cost[g] + m;
   }
+  P->strip_rows = strip_rows_of(plan, W);
   P->scratch_bytes = scratch_of(plan, W);
   if (P->scratch_bytes == 0 ||
       (plan->ws_bytes = tridi_run_systems_ws_bytes(plan, P->scratch_bytes)) == 0)

@@ -15,6 +15,13 @@ struct tridi_cpu_var_priv;
  * (see cpu_var_kernel_isa.inc). */
 #define TRIDI_CPU_VAR_UNROLL(bytes, packed) ((packed) ? 1 : (bytes) == 64 ? 4 : 2)
 
+/* INTERLEAVED: most groups a strip sweeps together (cpu_var_strip.inc), and
+ * the c'/d' scratch its groups may take (about half the L2 of the machines
+ * measured; 1 MiB against 256 KiB: 1.4-1.6x on f32 uniform L = 128, the same
+ * on half, Emerald Rapids VM, docs/perf-log.md). */
+#define TRIDI_CPU_VAR_MAX_SUB 8
+#define TRIDI_CPU_VAR_STRIP_BUDGET ((size_t)1 << 20)
+
 /* Solve groups [g0, g1) on the calling thread; scratch: this thread's slice
  * of the workspace (priv->scratch_bytes, 64-byte aligned). */
 typedef void (*tridi_cpu_var_kernel_fn)(const struct tridi_plan_s *plan,
@@ -30,7 +37,10 @@ typedef struct tridi_cpu_var_priv {
   int64_t *cost;        /* ngroups + 1: prefix sums of gn (the threads' shares) */
   int64_t prefetch;     /* rows ahead each lane's next rows are prefetched (PACKED) */
   int growth;           /* flag growth (plan->growth): TRIDI_INFO_INACCURATE */
-  size_t scratch_bytes; /* per thread: c', d' of one group, the tiles, a reference row buffer */
+  int64_t strip_rows;   /* INTERLEAVED: c'/d' rows (of W lanes) of a thread's scratch: at
+                         * least the longest group, else the strip budget's */
+  size_t scratch_bytes; /* per thread: c', d' of one group (INTERLEAVED: strip_rows), the
+                         * tiles, a reference row buffer */
   tridi_cpu_var_kernel_fn kernel;
 } tridi_cpu_var_priv;
 
