@@ -247,10 +247,13 @@ __device__ __forceinline__ void var_chunk_store(T *buf, int pr0, const T (&x)[M]
 
 /* A PACKED tile into shared memory: rows row0 .. row0 + nrows - 1 of a, b,
  * c, d at positions ph .. ph + nrows - 1 of buf ([4][LDS], position i at
- * var_pad(i)).  vec: the arrays share a 16-byte phase and ph is the phase
- * of row0, so the tile is copied as 16-byte pieces at 16-byte boundaries
- * of both memories, only the two ragged ends element by element (threads
- * 0 and 1); else (ph = 0) element copies.  The copies are issued and
+ * var_pad(i)).  vec: the arrays share a 16-byte phase and ph is congruent
+ * to row0's phase modulo a 16-byte piece (the callers take row0's phase in
+ * a 128-byte line where the tile fits shifted by it: then each warp's 32
+ * pieces are four whole lines), so the tile is copied as 16-byte pieces at
+ * 16-byte boundaries of both memories, pieces before the tile skipped and
+ * the two ragged ends element by element (threads 0 and 1); else (ph = 0)
+ * element copies.  The copies are issued and
  * committed, all in flight (the caller waits: cp_async_wait_prev0, then a
  * barrier); the positions before ph and those of the last chunk past the
  * tile become identity rows (b = 1, a = c = d = 0; no copy writes them). */
@@ -260,20 +263,23 @@ __device__ __forceinline__ void var_tile_load(const VarParams &p, int64_t row0, 
   constexpr int V = Vec<T>::n;
   const int npos = nrows + ph;
   if (vec) {
-    /* whole pieces c0 .. c1 - 1; the ragged ones (first and last, at most
-     * two) by threads 0 and 1 */
+    /* whole pieces c0 .. c1 - 1 (piece c: positions c V ..; thread t takes
+     * the pieces t mod P, so that a warp's pieces start where position 0
+     * does); the ragged ones (the piece holding position ph and the last,
+     * at most two) by threads 0 and 1 */
     const int nv = (npos + V - 1) / V;
-    const int c0 = ph > 0 ? 1 : 0, c1 = npos / V;
+    const int c0 = (ph + V - 1) / V, c1 = npos / V;
     const T *src[4];
 #pragma unroll
     for (int k = 0; k < 4; ++k) src[k] = (const T *)p.op[k] + (row0 - ph);
-    for (int c = c0 + tid; c < c1; c += P) {
+    for (int c = tid; c < c1; c += P) {
+      if (c < c0) continue;
       const int i0 = c * V, e = var_pad<T>(i0);
 #pragma unroll
       for (int k = 0; k < 4; ++k) cp_async16(buf + k * LDS + e, src[k] + i0);
     }
-    const int cr = tid == 0 ? 0 : nv - 1; /* a ragged piece */
-    if (tid < 2 && (tid == 0 || cr > 0) && (cr < c0 || cr >= c1)) {
+    const int cr = tid == 0 ? ph / V : nv - 1; /* a ragged piece */
+    if (tid < 2 && (tid == 0 || cr > ph / V) && (cr < c0 || cr >= c1)) {
       const int i0 = cr * V, e = var_pad<T>(i0);
 #pragma unroll
       for (int k = 0; k < 4; ++k)
@@ -312,14 +318,15 @@ __device__ __forceinline__ void var_tile_store(const VarParams &p, int64_t row0,
   const int npos = nrows + ph;
   if (vec) {
     const int nv = (npos + V - 1) / V;
-    const int c0 = ph > 0 ? 1 : 0, c1 = npos / V;
+    const int c0 = (ph + V - 1) / V, c1 = npos / V;
     T *X = (T *)p.op[4] + (row0 - ph);
-    for (int c = c0 + tid; c < c1; c += P) {
+    for (int c = tid; c < c1; c += P) {
+      if (c < c0) continue;
       const int i0 = c * V;
       *(VT *)(X + i0) = *(const VT *)(buf + var_pad<T>(i0));
     }
-    const int cr = tid == 0 ? 0 : nv - 1;
-    if (tid < 2 && (tid == 0 || cr > 0) && (cr < c0 || cr >= c1)) {
+    const int cr = tid == 0 ? ph / V : nv - 1;
+    if (tid < 2 && (tid == 0 || cr > ph / V) && (cr < c0 || cr >= c1)) {
       const int i0 = cr * V, e = var_pad<T>(i0);
 #pragma unroll
       for (int q = 0; q < V; ++q)

@@ -111,12 +111,24 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
     /* Position i of the tile in shared memory (element var_pad(i)) holds
      * tile row i - ph.  VEC: the five arrays share their 16-byte phase
      * (p.ph0) and the shifted tile fits: ph is the phase of the tile's
-     * first row, so that the tile is copied as 16-byte pieces at 16-byte
-     * boundaries of both memories, only the two ragged ends element by
-     * element; else ph = 0 and element copies. */
-    int ph = p.ph0 >= 0 ? (int)((p.ph0 + tile.row0) & (V - 1)) : 0;
-    const bool vec = p.ph0 >= 0 && nrows + ph <= P * M;
-    if (!vec) ph = 0;
+     * first row in a (128-byte) line of a, so that each warp's 16-byte
+     * pieces are whole lines (a tile starts at any system's first row: with
+     * the phase in a 16-byte piece only, a warp's 512 bytes straddled five
+     * lines, and the L2 made 1.5 sectors a request against the equal-length
+     * tiles' 2.3, 10 % of the time on the H200: docs/perf-log.md); the phase
+     * in a 16-byte piece where the line's does not fit; else ph = 0 and
+     * element copies. */
+    constexpr int L = 128 / (int)sizeof(T);
+    int ph = 0;
+    bool vec = false;
+    if (p.ph0 >= 0) {
+      const int pl = (int)(((int64_t)((uintptr_t)p.op[0] / sizeof(T)) + tile.row0) & (L - 1));
+      const int pv = pl & (V - 1);
+      vec = true;
+      if (nrows + pl <= P * M) ph = pl;
+      else if (nrows + pv <= P * M) ph = pv;
+      else vec = false;
+    }
     const int npos = nrows + ph; /* positions ph .. npos - 1 are the tile's rows */
 
     /* 1. the tile's rows of a, b, c, d into shared memory, all in flight;

@@ -411,10 +411,11 @@ extern "C" tridi_status tridi_cuda_var_init(struct tridi_plan_s *plan) {
       const int64_t n = v->len[s], o = v->off[s];
       if (n > cap) continue;
       /* a system joins the tile while the tile still fits shifted by its
-       * 16-byte phase (up to 16 / esize - 1 rows: the kernel's 16-byte
-       * copies); one system alone may fill it (element copies then) */
+       * phase in a 128-byte line (up to 128 / esize - 1 rows: the kernel's
+       * 16-byte copies, whole lines a warp); one system alone may fill it
+       * (the 16-byte phase or element copies then) */
       if (nt > 0 && tiles[nt - 1].sys0 + tiles[nt - 1].nsys == s &&
-          tiles[nt - 1].nrows + n <= cap - (int64_t)(16 / plan->esize - 1)) {
+          tiles[nt - 1].nrows + n <= cap - (int64_t)(128 / plan->esize - 1)) {
         tiles[nt - 1].nrows += (int32_t)n;
         tiles[nt - 1].nsys += 1;
       } else {
