@@ -11,8 +11,8 @@
  * system, not the batch's; H = 2^logH blocks share a group, block b taking
  * the G = W sector / H systems (b mod H) G .. of group p.groups[b / H].
  * Wide groups (W = 4: 128-byte rows, the scalar direct kernel's request
- * size) are what the planner takes where the four sectors fall in one bin;
- * one-sector groups elsewhere (var_thomas_pcr.cu).  H > 1 only where one
+ * size) are what the planner takes where the four sectors' bins are at most
+ * one apart; one-sector groups elsewhere (var_thomas_pcr.cu).  H > 1 only where one
  * block of at most 512 threads cannot take the bin's longest system: the H
  * blocks of a group run side by side (consecutive block numbers), so its
  * sectors come from DRAM once, but a block reading part of a sector made
