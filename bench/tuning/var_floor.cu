@@ -23,12 +23,12 @@
  *   tridi_var_floor [--n 128,512] [--dtype f32,f64] [--layout packed,interleaved]
  *                   [--size-mb 1024] [--reps 10]          CSV on stdout */
 #include <cuda_runtime.h>
-
-#include <algorithm>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <algorithm>
 #include <vector>
 
 extern "C" {
@@ -39,8 +39,9 @@ extern "C" {
 namespace {
 
 template <typename T>
-__global__ void floor_packed(const T *__restrict__ a, const T *__restrict__ b, const T *__restrict__ c,
-                             const T *__restrict__ d, T *__restrict__ x, int64_t total) {
+__global__ void floor_packed(const T *__restrict__ a, const T *__restrict__ b,
+                             const T *__restrict__ c, const T *__restrict__ d, T *__restrict__ x,
+                             int64_t total) {
   for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < total;
        k += (int64_t)gridDim.x * blockDim.x)
     x[k] = a[k] + b[k] + c[k] + d[k];
@@ -50,9 +51,10 @@ __global__ void floor_packed(const T *__restrict__ a, const T *__restrict__ b, c
  * longest system, four rows at a time (all their loads issued together);
  * rows past a system's end are neither read nor written. */
 template <typename T>
-__global__ void floor_interleaved(const T *__restrict__ a, const T *__restrict__ b, const T *__restrict__ c,
-                                  const T *__restrict__ d, T *__restrict__ x, const int32_t *__restrict__ len,
-                                  int64_t B, int64_t ld) {
+__global__ void floor_interleaved(const T *__restrict__ a, const T *__restrict__ b,
+                                  const T *__restrict__ c, const T *__restrict__ d,
+                                  T *__restrict__ x, const int32_t *__restrict__ len, int64_t B,
+                                  int64_t ld) {
   const int64_t s = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
   const int n = s < B ? len[s] : 0;
   const int wmax = __reduce_max_sync(0xffffffffu, (unsigned)n);
@@ -128,7 +130,8 @@ int run_case(const bench_case &bc, int reps, cudaStream_t s) {
   if (!rc) {
     std::vector<int32_t> hl((size_t)bc.batch);
     for (int64_t k = 0; k < bc.batch; ++k) hl[(size_t)k] = (int32_t)v->len[k];
-    rc = fail(cudaMemcpy(dlen, hl.data(), hl.size() * sizeof(int32_t), cudaMemcpyHostToDevice), "upload");
+    rc = fail(cudaMemcpy(dlen, hl.data(), hl.size() * sizeof(int32_t), cudaMemcpyHostToDevice),
+              "upload");
     for (int k = 0; k < 5 && !rc; ++k) rc = fail(cudaMemset(op[k], 0, bytes), "cudaMemset");
   }
   if (rc) {
@@ -141,12 +144,17 @@ int run_case(const bench_case &bc, int reps, cudaStream_t s) {
   double floor_ms;
   if (v->layout == TRIDI_VAR_PACKED) {
     floor_ms = time_ms(
-        [&] { floor_packed<T><<<132 * 16, 256, 0, s>>>(op[0], op[1], op[2], op[3], op[4], bc.unknowns); },
+        [&] {
+          floor_packed<T><<<132 * 16, 256, 0, s>>>(op[0], op[1], op[2], op[3], op[4], bc.unknowns);
+        },
         reps, s);
   } else {
     const unsigned grid = (unsigned)((bc.batch + 127) / 128);
     floor_ms = time_ms(
-        [&] { floor_interleaved<T><<<grid, 128, 0, s>>>(op[0], op[1], op[2], op[3], op[4], dlen, bc.batch, v->ld); },
+        [&] {
+          floor_interleaved<T>
+              <<<grid, 128, 0, s>>>(op[0], op[1], op[2], op[3], op[4], dlen, bc.batch, v->ld);
+        },
         reps, s);
   }
   rc = fail(cudaStreamSynchronize(s), "kernels");
@@ -156,8 +164,8 @@ int run_case(const bench_case &bc, int reps, cudaStream_t s) {
     const double floor_gbps = model / floor_ms * 1e-6;
     const double sectors = 5.0 * sector_bytes(bc, es);
     printf("%s,%s,%lld,%lld,%lld,%.1f,%.4f,%.1f,%.1f,%.3f\n", bc.layout, es == 4 ? "f32" : "f64",
-           (long long)bc.n, (long long)bc.batch, (long long)bc.unknowns, copy_gbps, floor_ms, floor_gbps,
-           100.0 * floor_gbps / copy_gbps, model / sectors);
+           (long long)bc.n, (long long)bc.batch, (long long)bc.unknowns, copy_gbps, floor_ms,
+           floor_gbps, 100.0 * floor_gbps / copy_gbps, model / sectors);
     fflush(stdout);
   }
   for (int k = 0; k < 5; ++k) cudaFree(op[k]);
@@ -185,16 +193,21 @@ int main(int argc, char **argv) {
   for (int k = 1; k < argc; ++k) {
     const char *a = argv[k], *val = k + 1 < argc ? argv[k + 1] : nullptr;
     if (val == nullptr) {
-      fprintf(stderr, "usage: tridi_var_floor [--n L,...] [--dtype f32,f64] [--layout packed,interleaved]"
-                      " [--size-mb MIB] [--reps N]\n");
+      fprintf(stderr,
+              "usage: tridi_var_floor [--n L,...] [--dtype f32,f64] [--layout packed,interleaved]"
+              " [--size-mb MIB] [--reps N]\n");
       return 2;
     }
-    if (!strcmp(a, "--n")) ns = parse_list(val);
-    else if (!strcmp(a, "--dtype")) f32 = strstr(val, "f32") != nullptr, f64 = strstr(val, "f64") != nullptr;
+    if (!strcmp(a, "--n"))
+      ns = parse_list(val);
+    else if (!strcmp(a, "--dtype"))
+      f32 = strstr(val, "f32") != nullptr, f64 = strstr(val, "f64") != nullptr;
     else if (!strcmp(a, "--layout"))
       packed = strstr(val, "packed") != nullptr, inter = strstr(val, "interleaved") != nullptr;
-    else if (!strcmp(a, "--size-mb")) size_mb = atof(val);
-    else if (!strcmp(a, "--reps")) reps = std::max(1, atoi(val));
+    else if (!strcmp(a, "--size-mb"))
+      size_mb = atof(val);
+    else if (!strcmp(a, "--reps"))
+      reps = std::max(1, atoi(val));
     else {
       fprintf(stderr, "tridi_var_floor: unknown option %s\n", a);
       return 2;
@@ -205,10 +218,13 @@ int main(int argc, char **argv) {
   if (fail(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream")) return 1;
   cudaDeviceProp prop;
   cudaGetDeviceProperties(&prop, 0);
-  printf("# %s; floor: 5 words per real unknown / time of the live-data pass; sector_model: the same bytes"
-         " / the live 32-byte sectors\n",
-         prop.name);
-  printf("layout,dtype,n,batch,unknowns,copy_gbps,floor_ms,floor_gbps,floor_pct_copy,sector_model\n");
+  printf(
+      "# %s; floor: 5 words per real unknown / time of the live-data pass; sector_model: the same "
+      "bytes"
+      " / the live 32-byte sectors\n",
+      prop.name);
+  printf(
+      "layout,dtype,n,batch,unknowns,copy_gbps,floor_ms,floor_gbps,floor_pct_copy,sector_model\n");
   static const char *const dists[] = {"uniform", "half", "lognormal", "bimodal"};
   int rc = 0;
   for (int st = 0; st < 2; ++st) {
@@ -225,7 +241,8 @@ int main(int argc, char **argv) {
           bc.kind = &bench_kind_variable;
           bc.words_per_unknown = 5;
           const int64_t elems = (int64_t)(size_mb * 1048576.0 / (5.0 * (double)es));
-          if (bench_kind_variable.make_case(&bc, layout, dt ? TRIDI_F64 : TRIDI_F32, L, elems) != 0) {
+          if (bench_kind_variable.make_case(&bc, layout, dt ? TRIDI_F64 : TRIDI_F32, L, elems) !=
+              0) {
             fprintf(stderr, "tridi_var_floor: no case %s L = %lld\n", layout, L);
             rc = 1;
             continue;
