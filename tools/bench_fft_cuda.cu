@@ -11,6 +11,7 @@ extern "C" {
 #include "bench_fft.h"
 #include "bench_util.h"
 }
+#include "bench_cuda_time.cuh"
 
 static int cuda_ok(cudaError_t e, const char *what) {
   if (e == cudaSuccess) return 1;
@@ -44,32 +45,6 @@ __global__ void fft_bench_copy(const float4 *__restrict__ s, float4 *__restrict_
     d[i] = s[i];
 }
 
-/* the median of `reps` timed runs of f (after `warmup`) on stream s, ms */
-template <class F>
-static double time_ms(F f, int reps, int warmup, cudaStream_t s, double *best) {
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  double *t = (double *)malloc(sizeof(double) * (size_t)reps);
-  for (int i = 0; i < warmup; ++i) f();
-  *best = 1e300;
-  for (int i = 0; i < reps; ++i) {
-    cudaEventRecord(e0, s);
-    f();
-    cudaEventRecord(e1, s);
-    cudaEventSynchronize(e1);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, e0, e1);
-    t[i] = ms;
-    if (ms < *best) *best = ms;
-  }
-  const double med = bench_median(t, reps);
-  free(t);
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  return med;
-}
-
 extern "C" double bench_fft_cuda_copy_gbps(size_t bytes, int reps) {
   const size_t half = (bytes / 2 + 255) / 256 * 256;
   void *a = nullptr, *b = nullptr;
@@ -84,10 +59,8 @@ extern "C" double bench_fft_cuda_copy_gbps(size_t bytes, int reps) {
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
   const size_t n4 = half / 16;
   double best = 0;
-  const double ms =
-      time_ms([&] { fft_bench_copy<<<sms * 8, 256>>>((const float4 *)a, (float4 *)b, n4); }, reps,
-              2, 0, &best);
-  (void)ms;
+  bench_cuda_time_ms([&] { fft_bench_copy<<<sms * 8, 256>>>((const float4 *)a, (float4 *)b, n4); },
+                     reps, 2, 0, &best);
   cudaFree(a);
   cudaFree(b);
   return 2.0 * (double)half / (best * 1e6); /* the fastest copy: the ceiling */
@@ -124,7 +97,7 @@ extern "C" int bench_fft_cuda_run(int64_t n, int64_t batch, tridi_dtype dt, trid
     res->threads = 0;
     snprintf(res->kernel, sizeof res->kernel, "%s", info.kernel);
     tridi_status st = TRIDI_SUCCESS;
-    res->ms = time_ms(
+    res->ms = bench_cuda_time_ms(
         [&] {
           const tridi_status e = tridi_fft_execute(p, din, dout, s);
           if (e && !st) st = e;
@@ -151,7 +124,7 @@ extern "C" int bench_fft_cuda_run(int64_t n, int64_t batch, tridi_dtype dt, trid
       cufftSetStream(h, s);
       cufftResult cr = CUFFT_SUCCESS;
       double best = 0;
-      res->baseline_ms = time_ms(
+      res->baseline_ms = bench_cuda_time_ms(
           [&] {
             const cufftResult e =
                 dt == TRIDI_C32

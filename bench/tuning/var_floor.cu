@@ -33,8 +33,10 @@
 
 extern "C" {
 #include "bench.h"
+#include "bench_util.h"
 #include "bench_var.h"
 }
+#include "bench_cuda_time.cuh"
 
 namespace {
 
@@ -77,32 +79,6 @@ int fail(cudaError_t e, const char *what) {
   return 1;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-/* Median ms of `reps` runs of f on stream s, one untimed run first. */
-template <typename F>
-double time_ms(F f, int reps, cudaStream_t s) {
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  std::vector<double> t;
-  for (int r = -1; r < reps; ++r) {
-    cudaEventRecord(e0, s);
-    f();
-    cudaEventRecord(e1, s);
-    cudaEventSynchronize(e1);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, e0, e1);
-    if (r >= 0) t.push_back(ms);
-  }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  return median(t);
-}
-
 /* Bytes of the live 32-byte sectors of one operand: INTERLEAVED, row i of a
  * sector of 32 / size systems is live when one of them is longer than i. */
 double sector_bytes(const bench_case &bc, size_t es) {
@@ -140,22 +116,24 @@ int run_case(const bench_case &bc, int reps, cudaStream_t s) {
     return rc;
   }
   const double copy_ms =
-      time_ms([&] { cudaMemcpyAsync(op[4], op[0], bytes, cudaMemcpyDeviceToDevice, s); }, reps, s);
+      bench_cuda_time_ms([&] { cudaMemcpyAsync(op[4], op[0], bytes, cudaMemcpyDeviceToDevice, s); },
+                         reps, 1, s, nullptr);
   double floor_ms;
   if (v->layout == TRIDI_VAR_PACKED) {
-    floor_ms = time_ms(
+    const unsigned blocks = (unsigned)std::min<int64_t>((bc.unknowns + 255) / 256, 1 << 16);
+    floor_ms = bench_cuda_time_ms(
         [&] {
-          floor_packed<T><<<132 * 16, 256, 0, s>>>(op[0], op[1], op[2], op[3], op[4], bc.unknowns);
+          floor_packed<T><<<blocks, 256, 0, s>>>(op[0], op[1], op[2], op[3], op[4], bc.unknowns);
         },
-        reps, s);
+        reps, 1, s, nullptr);
   } else {
     const unsigned grid = (unsigned)((bc.batch + 127) / 128);
-    floor_ms = time_ms(
+    floor_ms = bench_cuda_time_ms(
         [&] {
           floor_interleaved<T>
               <<<grid, 128, 0, s>>>(op[0], op[1], op[2], op[3], op[4], dlen, bc.batch, v->ld);
         },
-        reps, s);
+        reps, 1, s, nullptr);
   }
   rc = fail(cudaStreamSynchronize(s), "kernels");
   if (!rc) {

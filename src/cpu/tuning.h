@@ -48,6 +48,11 @@
 /* ... and where they are far (interleaved data): an L2-resident scratch.
  * Intel Xeon, perf-log CPU v21: against 4 MiB, f32 x0.99-1.35, f64 x0.97-1.26 at n = 64-4096. */
 #define TRIDI_CPU_SCRATCH_BUDGET_FAR ((size_t)256 << 10)
+/* The variable kind's strips of INTERLEAVED groups (src/cpu/variable/cpu_var_strip.inc: at most
+ * TRIDI_CPU_MAX_SUB groups, chosen per strip since their lengths differ) take this much c'/d'
+ * scratch.  Emerald Rapids VM, perf-log "CPU variable INTERLEAVED: strips of groups": 1 MiB with
+ * 16-row prefetch against 256 KiB with 8 rows 1.4-1.6x on f32 uniform L = 128, the same on half. */
+#define TRIDI_CPU_VAR_STRIP_BUDGET ((size_t)1 << 20)
 /* Beyond this much scratch per thread (a few very long systems), AUTO takes cpu_thomas_ref.
  * A bound on the workspace, not a measured optimum. */
 #define TRIDI_CPU_SCRATCH_MAX ((size_t)64 << 20)

@@ -5,6 +5,7 @@
 #ifndef TRIDI_CPU_VAR_H
 #define TRIDI_CPU_VAR_H
 
+#include "../tuning.h"
 #include "backends.h"
 #include "kinds/variable.h"
 
@@ -15,12 +16,6 @@ struct tridi_cpu_var_priv;
  * (see cpu_var_kernel_isa.inc). */
 #define TRIDI_CPU_VAR_UNROLL(bytes, packed) ((packed) ? 1 : (bytes) == 64 ? 4 : 2)
 
-/* INTERLEAVED: most groups a strip sweeps together (cpu_var_strip.inc), and
- * the c'/d' scratch its groups may take (about half the L2 of the machines
- * measured; 1 MiB against 256 KiB: 1.4-1.6x on f32 uniform L = 128, the same
- * on half, Emerald Rapids VM, docs/perf-log.md). */
-#define TRIDI_CPU_VAR_MAX_SUB 8
-#define TRIDI_CPU_VAR_STRIP_BUDGET ((size_t)1 << 20)
 
 /* Solve groups [g0, g1) on the calling thread; scratch: this thread's slice
  * of the workspace (priv->scratch_bytes, 64-byte aligned). */
@@ -35,7 +30,7 @@ typedef struct tridi_cpu_var_priv {
   int64_t *sys;         /* ngroups * W system numbers (original order), -1 for an empty lane */
   int64_t *gn;          /* ngroups: the longest system of each group */
   int64_t *cost;        /* ngroups + 1: prefix sums of gn (the threads' shares) */
-  int64_t prefetch;     /* rows ahead each lane's next rows are prefetched (PACKED) */
+  int64_t prefetch;     /* rows ahead each lane's next rows are prefetched */
   int growth;           /* flag growth (plan->growth): TRIDI_INFO_INACCURATE */
   int64_t strip_rows;   /* INTERLEAVED: c'/d' rows (of W lanes) of a thread's scratch: at
                          * least the longest group, else the strip budget's */

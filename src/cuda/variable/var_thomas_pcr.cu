@@ -156,12 +156,12 @@ tridi_status bin_groups(VarPlan *vp, const int32_t *len, int64_t nsys) {
   const int64_t nsec = (nsys + S - 1) / S, nwide = (nsec + W - 1) / W;
   signed char *sbin = (signed char *)malloc((size_t)(nsec > 0 ? nsec : 1));
   int32_t *smax = (int32_t *)malloc((size_t)(nsec > 0 ? nsec : 1) * sizeof *smax);
-  unsigned char *wide = (unsigned char *)malloc((size_t)(nwide > 0 ? nwide : 1));
+  signed char *wbin = (signed char *)malloc((size_t)(nwide > 0 ? nwide : 1)); /* -1: not wide */
   int64_t *host = (int64_t *)malloc((size_t)(nsec > 0 ? nsec : 1) * sizeof *host);
-  if (!sbin || !smax || !wide || !host) {
+  if (!sbin || !smax || !wbin || !host) {
     free(sbin);
     free(smax);
-    free(wide);
+    free(wbin);
     free(host);
     return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory for the groups");
   }
@@ -191,7 +191,7 @@ tridi_status bin_groups(VarPlan *vp, const int32_t *len, int64_t nsys) {
     }
     /* every sector with short systems, within `spread` bins of each other */
     const bool wd = kmin >= 0 && kmax - kmin <= spread && allow[kmax];
-    wide[w] = wd;
+    wbin[w] = (signed char)(wd ? kmax : -1);
     for (int64_t q = q0; q < q1; ++q) {
       if (sbin[q] < 0) continue;
       const int j = wd ? 2 * kmax + 1 : 2 * sbin[q];
@@ -217,10 +217,8 @@ tridi_status bin_groups(VarPlan *vp, const int32_t *len, int64_t nsys) {
   }
   for (int64_t w = 0; w < nwide; ++w) {
     const int64_t q0 = w * W, q1 = q0 + W < nsec ? q0 + W : nsec;
-    if (wide[w]) {
-      int kmax = sbin[q0];
-      for (int64_t q = q0 + 1; q < q1; ++q) kmax = sbin[q] > kmax ? sbin[q] : kmax;
-      host[first[2 * kmax + 1]++] = w;
+    if (wbin[w] >= 0) {
+      host[first[2 * wbin[w] + 1]++] = w;
     } else {
       for (int64_t q = q0; q < q1; ++q)
         if (sbin[q] >= 0) host[first[2 * sbin[q]]++] = q;
@@ -228,7 +226,7 @@ tridi_status bin_groups(VarPlan *vp, const int32_t *len, int64_t nsys) {
   }
   free(sbin);
   free(smax);
-  free(wide);
+  free(wbin);
   const tridi_status st = upload(&vp->groups, host, (size_t)total, "the groups");
   free(host);
   return st;
