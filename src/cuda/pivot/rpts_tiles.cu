@@ -484,7 +484,7 @@ extern "C" tridi_status tridi_cuda_rpts_tiles_init(struct tridi_plan_s *plan) {
   if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, kRtP, rp->smem);
   if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device);
   if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cuda_lu_tiles kernel attributes");
-  const int64_t spt = rp->gather ? kRtR / L->n : tiles_systems_per_tile(L->n, kRtR, plan->esize);
+  const int64_t spt = rp->gather ? kRtR / L->n : tiles_systems_per_tile(L->n, kRtR, plan->esize, 16);
   if (rp->gather) {
     /* the systems' own offsets and strides (tridi_dev_stage_offsets) */
     set_layout_params(rp->g, L);

@@ -176,9 +176,11 @@ cudaError_t launch_streaming(const CudaPlan &cp, KParams &kp, const tridi_args *
  * tiles_dense_systems: every operand unit-stride, system s at element s n
  *   (the batch dimensions dense);
  * tiles_systems_per_tile: whole systems of n rows a tile of R rows holds,
- *   one less where a tile's 16-byte shift could not fit otherwise. */
+ *   one less where the tile's shift in a piece of `piece` bytes (16: the
+ *   pivoting tiles; 128: the scalar tiles' lines) could not fit otherwise
+ *   and that system is at most an eighth of the tile. */
 bool tiles_dense_systems(const tridi_layout *L);
-int64_t tiles_systems_per_tile(int64_t n, int64_t R, size_t es);
+int64_t tiles_systems_per_tile(int64_t n, int64_t R, size_t es, size_t piece);
 
 /* First row of family fam of the tuning table for this dtype and n (NULL:
  * none); thomas_pcr.cu */

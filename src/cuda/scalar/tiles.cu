@@ -37,15 +37,19 @@ bool tiles_dense_systems(const tridi_layout *L) {
   return true;
 }
 
-int64_t tiles_systems_per_tile(int64_t n, int64_t R, size_t es) {
+int64_t tiles_systems_per_tile(int64_t n, int64_t R, size_t es, size_t piece) {
   /* Tiles of a multiple of 16 bytes all have the arrays' phase (0 for
    * aligned arrays): they keep every system (reserving the shift's
    * 16 / sizeof(T) - 1 rows halved the tiles of n = R / 2: f64 n = 1024 at
    * 64% of copy against 78% for the staged kernel); other tiles' phases
-   * vary, and one system less leaves room for any shift. */
-  const int64_t V = (int64_t)(16 / es);
+   * vary, and one system less leaves room for any shift.  The same for
+   * larger pieces (128-byte lines) where that system is at most an eighth
+   * of the tile: f32 n = 33 in 4096-row tiles holds 123 systems instead of
+   * 124, so that every tile copies whole lines. */
+  const int64_t V = (int64_t)(16 / es), W = (int64_t)(piece / es);
   int64_t spt = R / n;
   if (spt > 1 && (spt * n) % V != 0 && R - spt * n < V - 1) spt -= 1;
+  if (W > V && spt >= 8 && (spt * n) % W != 0 && R - spt * n < W - 1) spt -= 1;
   return spt;
 }
 
@@ -82,9 +86,10 @@ tridi_status plan_tiles(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan,
   const int64_t R = var_packed_rows(tp->M);
   if (L->n > R) return TRIDI_SUCCESS;
   /* as many whole systems as the tile holds.  The kernel copies a tile in
-   * 16-byte pieces shifted by its 16-byte phase when the shifted tile fits,
-   * else element by element (tiles_systems_per_tile). */
-  tp->spt = tiles_systems_per_tile(L->n, R, f.es);
+   * whole 128-byte lines shifted by its phase in a line when the shifted
+   * tile fits, else in 16-byte pieces shifted by its 16-byte phase, else
+   * element by element (tiles_systems_per_tile). */
+  tp->spt = tiles_systems_per_tile(L->n, R, f.es, 128);
   tp->ntiles = (L->nsys + tp->spt - 1) / tp->spt;
   tp->f32 = f32;
   tp->grow = f.grow;
