@@ -293,8 +293,9 @@ typedef enum tridi_backend {
  *  Only TRIDI_ALG_LU_PARTIAL pivots; tridi_options.pivot says which of the
  *  two families a plan uses (see tridi_pivot).  The Thomas solvers of the
  *  CPU and REF backends detect element growth on every solve (see
- *  tridi_pivot), and so do the CUDA Thomas and Thomas-PCR kernels except
- *  the segmented and cluster long-system solves (docs/accuracy.md); CR,
+ *  tridi_pivot), and so do the CUDA Thomas and Thomas-PCR kernels (the
+ *  segmented and cluster long-system solves by a residual check of every
+ *  row, docs/accuracy.md); CR,
  *  PCR and CR+PCR do not.  RD and CR+RD lose accuracy where RD's prefix
  *  products grow, i.e. on diagonally dominant matrices from n of a few
  *  (docs/accuracy.md), so every system they solve is checked afterwards on
@@ -359,7 +360,7 @@ typedef enum tridi_pivot {
    *  second pass is a kernel queued on the same stream after the solve that
    *  reads the device info array (no host synchronisation), and which
    *  systems it solves again depends on what the CUDA kernels flag
-   *  (docs/accuracy.md: all but the segmented and cluster kernels). */
+   *  (docs/accuracy.md). */
   TRIDI_PIVOT_AUTO = 0,
   /** Non-pivoting solvers only, growth flagged (the fastest; for systems
    *  known to be dominant, with assume_dominant = 1 nothing is flagged). */

@@ -693,11 +693,11 @@ __device__ __forceinline__ T chunk_xfin(const ChunkState<T, M> &cs, int64_t row0
   return xfin;
 }
 
-/* x of the chunk's rows < n, straight to device memory (UNIT: as in
- * direct_eliminate, 16-byte stores for a full aligned chunk) */
-template <typename T, int M, bool UNIT = false>
-__device__ __forceinline__ void direct_store(const KParams &p, const int64_t *soff, int G, int g,
-                                             int64_t row0, int64_t n, const ChunkState<T, M> &cs, T xF, T xL) {
+/* x of the chunk's rows < n, x_j = xat(j), straight to device memory (UNIT:
+ * as in direct_eliminate, 16-byte stores for a full aligned chunk) */
+template <typename T, int M, bool UNIT = false, typename XAt>
+__device__ __forceinline__ void direct_store_x(const KParams &p, const int64_t *soff, int G, int g,
+                                               int64_t row0, int64_t n, const XAt &xat) {
   T *X = (T *)p.op[4] + soff[4 * G + g];
   const int64_t sx = p.as[4];
   if constexpr (UNIT) {
@@ -709,7 +709,7 @@ __device__ __forceinline__ void direct_store(const KParams &p, const int64_t *so
         T e[M];
       } v;
 #pragma unroll
-      for (int j = 0; j < M; ++j) v.e[j] = chunk_x(cs, j, xF, xL);
+      for (int j = 0; j < M; ++j) v.e[j] = xat(j);
 #pragma unroll
       for (int i = 0; i < NV; ++i) ((uint4 *)xr)[i] = v.q[i];
       return;
@@ -725,13 +725,20 @@ __device__ __forceinline__ void direct_store(const KParams &p, const int64_t *so
     if (row0 + M <= n) {
       T *xr = X + row0 * sx;
 #pragma unroll
-      for (int j = 0; j < M; ++j, xr += sx) *xr = chunk_x(cs, j, xF, xL);
+      for (int j = 0; j < M; ++j, xr += sx) *xr = xat(j);
       return;
     }
   }
 #pragma unroll
   for (int j = 0; j < M; ++j)
-    if (row0 + j < n) X[(row0 + j) * sx] = chunk_x(cs, j, xF, xL);
+    if (row0 + j < n) X[(row0 + j) * sx] = xat(j);
+}
+
+/* direct_store_x of the chunk's x from its state and ends */
+template <typename T, int M, bool UNIT = false>
+__device__ __forceinline__ void direct_store(const KParams &p, const int64_t *soff, int G, int g,
+                                             int64_t row0, int64_t n, const ChunkState<T, M> &cs, T xF, T xL) {
+  direct_store_x<T, M, UNIT>(p, soff, G, g, row0, n, [&](int j) -> T { return chunk_x(cs, j, xF, xL); });
 }
 
 } /* namespace tridi_cuda */

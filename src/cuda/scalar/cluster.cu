@@ -11,11 +11,16 @@
  * one row a lane, and solves by PCR with warp shuffles; then every thread
  * recovers its chunk.  Loads stay G systems wide (32..128 bytes a row) at
  * any n, blocks stay small (cheap PCR, several blocks per SM), and every
- * input is still read once and x written once. */
+ * input is still read once and x written once.  With the growth detection
+ * (GROW) every thread checks its rows' residuals (resid.cuh) before x is
+ * stored, the block folds them into kResMaxima keys a system, and block 0
+ * reads every block's keys through distributed shared memory for the
+ * system's verdict. */
 #include "../common/launch.h"
 #include "chunk.cuh"
 #include "pcr_uv.cuh"
 #include "plan.h"
+#include "resid.cuh"
 
 #include <stdio.h>
 
@@ -23,14 +28,17 @@ namespace tridi_cuda {
 namespace {
 
 /* shared memory of the cluster kernel: offsets, flags, the block's two rows
- * of the cluster system, its F and L, and the PCR arrays (bytes) */
-__host__ __device__ constexpr size_t cluster_smem(size_t es, int G, int P) {
-  return (size_t)G * 5 * 8 + (size_t)G * 8 + 16 + es * ((size_t)G * 8 + (size_t)G * 2 + (size_t)10 * G * P);
+ * of the cluster system, its F and L, and the PCR arrays (bytes); GROW: the
+ * neighbouring blocks' L and F and the residual check's keys */
+__host__ __device__ constexpr size_t cluster_smem(size_t es, int G, int P, bool grow) {
+  return (size_t)G * 5 * 8 + (size_t)G * 8 + 16 +
+         es * ((size_t)G * 8 + (size_t)G * 2 + (size_t)10 * G * P +
+               (grow ? (size_t)(2 + kResMaxima) * G : 0));
 }
 
-template <typename T, int M, bool UNIT>
-__global__ void __launch_bounds__(kTileThreads)
-    tridi_thomas_pcr_cluster(KParams p, int logG, int logP, int K) {
+/* The kernel's body (the two kernels below) */
+template <typename T, int M, bool UNIT, bool GROW>
+__device__ __forceinline__ void cluster_body(KParams p, int logG, int logP, int K) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   extern __shared__ __align__(16) unsigned char smem_raw[];
   const int G = 1 << logG, P = 1 << logP;
@@ -46,6 +54,9 @@ __global__ void __launch_bounds__(kTileThreads)
   T *rq = rp + (size_t)2 * G * P;
   T *ru = rq + (size_t)2 * G * P;
   T *rv = ru + (size_t)2 * G * P;
+  T *xnb = rv + (size_t)2 * G * P;                       /* GROW: [G][2] L of block rank - 1, F of rank + 1 */
+  using Key = typename ResKey<T>::K;
+  Key *slot = (Key *)(xnb + (size_t)2 * G);              /* GROW: [kResMaxima][G] */
   const int g = tid & (G - 1);
   const int chunk = tid >> logG;
   const int64_t n = p.n;
@@ -55,6 +66,10 @@ __global__ void __launch_bounds__(kTileThreads)
   tridi_dev_stage_offsets(p, sbase, G, tid, soff);
   if (tid < 2 * G) badrow[tid] = -1; /* own rows; cluster-wide worst rows */
   if (tid == 0) flag[0] = 0;
+  if (GROW) {
+    for (int i = tid; i < kResMaxima * G; i += blockDim.x) slot[i] = 0;
+    for (int i = tid; i < 2 * G; i += blockDim.x) xnb[i] = 0;
+  }
   __syncthreads();
   const bool active = sbase + g < p.nsys;
   const int64_t neff = active ? n : 0;
@@ -117,6 +132,8 @@ __global__ void __launch_bounds__(kTileThreads)
       }
       const T qj = warp_pcr<T>(lo, di, up, rh, j, R2, R2);
       if (on && (j >> 1) == rank) xfl[gg * 2 + (j & 1)] = qj;
+      if (GROW && on && (j & 1) && (j >> 1) == rank - 1) xnb[gg * 2] = qj;
+      if (GROW && on && !(j & 1) && (j >> 1) == rank + 1) xnb[gg * 2 + 1] = qj;
     }
   }
   __syncthreads();
@@ -127,6 +144,55 @@ __global__ void __launch_bounds__(kTileThreads)
   const T xfin = chunk_xfin<T, M>(cs, row0, neff, xF, xL);
   if (active && row0 < n && !finite_(xfin)) my_bad = clamp_row(row0);
   if (my_bad >= 0) atomicMax(&badrow[g], my_bad);
+  /* GROW: the chunk's unknowns in registers from here on (the chunk state
+   * is dead: fewer registers while the rows are read again) */
+  T x[GROW ? M : 1];
+  if constexpr (GROW) {
+#pragma unroll
+    for (int j = 0; j < M; ++j) x[j] = chunk_x(cs, j, xF, xL);
+    /* the residual check: the neighbouring chunks' ends through rs / rp
+     * (free since the barrier above), the neighbouring blocks' from the
+     * join (xnb) */
+    rs[tid] = xF;
+    rp[tid] = xL;
+    __syncthreads();
+    if (active && row0 < n) {
+      const T xm = chunk > 0 ? rp[tid - G] : xnb[g * 2], xp = chunk < P - 1 ? rs[tid + G] : xnb[g * 2 + 1];
+      const T *ptr[4];
+      int64_t st[4];
+      operand_rows<T>(p, soff, G, g, row0, ptr, st);
+      T mx[kResMaxima] = {0, 0, 0, 0, 0};
+      const int64_t nrows = n - row0 < M ? n - row0 : M;
+      bool vec = false;
+      if constexpr (UNIT) { /* the rows again as direct_eliminate read them: 16-byte loads, one
+                             * piece of the four operands at a time (fewer live registers) */
+        vec = nrows == M;
+#pragma unroll
+        for (int k = 0; k < 4; ++k) vec = vec && ((uintptr_t)ptr[k] & 15) == 0;
+        if (vec) {
+          constexpr int NV = (int)(M * sizeof(T) / 16), E = (int)(16 / sizeof(T));
+#pragma unroll
+          for (int i = 0; i < NV; ++i) {
+            union {
+              uint4 q[4];
+              T e[4][E];
+            } w;
+#pragma unroll
+            for (int k = 0; k < 4; ++k)
+              w.q[k] = k < 3 ? __ldg((const uint4 *)ptr[k] + i) : ((const uint4 *)ptr[k])[i];
+            chunk_resid<T, M>([&](int k, int j) -> T { return w.e[k][j - i * E]; }, row0, n, nrows, x, xm, xp,
+                              mx, i * E, (i + 1) * E);
+          }
+        }
+      }
+      if (!vec) {
+        auto ld = [&](int k, int j) -> T { return k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]]; };
+        chunk_resid<T, M>(ld, row0, n, nrows, x, xm, xp, mx);
+      }
+#pragma unroll
+      for (int k = 0; k < kResMaxima; ++k) atomicMax(&slot[k * G + g], ResKey<T>::of(mx[k]));
+    }
+  }
   /* cluster-wide breakdown: block 0 collects the blocks' rows after a full
    * barrier and, if a system broke down, re-checks it (reading d) before any
    * block stores x (in place, x is d).  The flag is uniform over the block. */
@@ -142,20 +208,32 @@ __global__ void __launch_bounds__(kTileThreads)
   }
   __syncthreads();
   const bool anybad = flag[0] != 0;
-  if (anybad) {
-    if (rank == 0 && tid < G && active) {
-      const int w = badrow[G + tid];
-      const int32_t code = w >= 0 ? seq_check<T>(p, sbase + tid, w) : 0;
-      if (p.info) p.info[sbase + tid] = code;
+  if (rank == 0 && tid < G && active) {
+    const int w = anybad ? badrow[G + tid] : -1;
+    int32_t code = w >= 0 ? seq_check<T>(p, sbase + tid, w) : 0;
+    if constexpr (GROW) {
+      if (code == 0 && p.info) {
+        Key k[kResMaxima] = {0, 0, 0, 0, 0};
+        for (int r = 0; r < K; ++r)
+#pragma unroll
+          for (int j = 0; j < kResMaxima; ++j) {
+            const Key v = *cluster_map(slot + j * G + tid, (unsigned)r);
+            k[j] = v > k[j] ? v : k[j];
+          }
+        if (resid_inaccurate<T>(k, n)) code = TRIDI_INFO_INACCURATE;
+      }
     }
-  } else if (rank == 0 && tid < G && active && p.info) {
-    p.info[sbase + tid] = 0;
+    if (p.info) p.info[sbase + tid] = code;
   }
   /* no block may exit while another still reads its badrow; after a
    * breakdown, x may overwrite d (in place) only after block 0's checks */
   cluster_arrive();
   if (anybad) cluster_wait();
-  if (active) direct_store<T, M, UNIT>(p, soff, G, g, row0, n, cs, xF, xL);
+  if constexpr (GROW) {
+    if (active) direct_store_x<T, M, UNIT>(p, soff, G, g, row0, n, [&](int j) -> T { return x[j]; });
+  } else {
+    if (active) direct_store<T, M, UNIT>(p, soff, G, g, row0, n, cs, xF, xL);
+  }
   if (!anybad) cluster_wait();
 #else
   (void)p;
@@ -165,18 +243,46 @@ __global__ void __launch_bounds__(kTileThreads)
 #endif
 }
 
+/* The cluster kernel; ptxas picks its registers (up to 128) */
+template <typename T, int M, bool UNIT, bool GROW>
+__global__ void __launch_bounds__(kTileThreads)
+    tridi_thomas_pcr_cluster(KParams p, int logG, int logP, int K) {
+  cluster_body<T, M, UNIT, GROW>(p, logG, logP, K);
+}
+
+/* The same at most 64 registers: the growth check's f32 chunks of up to 8
+ * rows, which took 78 by themselves (the kernel without the check: 64) and
+ * lost a quarter of their blocks an SM.  (An explicit bound of one block
+ * is not the same as none: the kernel without the check took 92 registers
+ * with it, 0.41 -> 0.60 ms on f32 contiguous n = 10000, H200.) */
+template <typename T, int M, bool UNIT, bool GROW>
+__global__ void __launch_bounds__(kTileThreads, 2)
+    tridi_thomas_pcr_cluster64(KParams p, int logG, int logP, int K) {
+  cluster_body<T, M, UNIT, GROW>(p, logG, logP, K);
+}
+
 /* Whether the cluster kernel has a UNIT variant for chunks of M elements of
  * es bytes (whole 16-byte pieces, at most 64 bytes a thread). */
 constexpr bool cluster_unit_tile(int M, size_t es) { return (M * es) % 16 == 0 && M * es <= 64; }
 
-template <typename T>
+template <typename T, bool GROW, int M, bool UNIT>
+const void *cluster_kernel() {
+  if constexpr (GROW && sizeof(T) == 4 && M <= 8)
+    return (const void *)tridi_thomas_pcr_cluster64<T, M, UNIT, GROW>;
+  return (const void *)tridi_thomas_pcr_cluster<T, M, UNIT, GROW>;
+}
+template <typename T, bool GROW>
 const void *pick_cluster(int M, bool unit) {
   return by_m<T>(M, [unit](auto m) -> const void * {
     constexpr int Mv = decltype(m)::value;
     if constexpr (cluster_unit_tile(Mv, sizeof(T)))
-      if (unit) return (const void *)tridi_thomas_pcr_cluster<T, Mv, true>;
-    return (const void *)tridi_thomas_pcr_cluster<T, Mv, false>;
+      if (unit) return cluster_kernel<T, GROW, Mv, true>();
+    return cluster_kernel<T, GROW, Mv, false>();
   });
+}
+const void *pick_cluster(bool f64, bool grow, int M, bool unit) {
+  if (f64) return grow ? pick_cluster<double, true>(M, unit) : pick_cluster<double, false>(M, unit);
+  return grow ? pick_cluster<float, true>(M, unit) : pick_cluster<float, false>(M, unit);
 }
 
 /* Cluster kernel choice: G systems a tile (gbytes of adjacent systems a row,
@@ -205,9 +311,9 @@ bool cluster_shape(ClusterPlan *cl, const Facts &f, int M, int threads, int64_t 
     if (K < 2) return false; /* one block: the direct kernel */
     /* one system a tile, every operand's rows unit-stride: 16-byte chunk loads */
     const bool unit = G == 1 && f.unit_rows && cluster_unit_tile(M, es);
-    const void *fn = f.f64 ? pick_cluster<double>(M, unit) : pick_cluster<float>(M, unit);
+    const void *fn = pick_cluster(f.f64, f.grow, M, unit);
     if (!fn) return false;
-    const size_t smem = cluster_smem(es, (int)G, (int)P);
+    const size_t smem = cluster_smem(es, (int)G, (int)P, f.grow);
     if (smem > f.prop->sharedMemPerBlockOptin) continue;
     cudaError_t e = allow_smem(fn, smem);
     if (e == cudaSuccess && K > 8) e = cudaFuncSetAttribute(fn, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);

@@ -109,6 +109,7 @@ struct SegPlan {
   FastDiv sdiv; /* division by S (the tiles' index) */
   int64_t nred; /* 2 S */
   size_t off_red[3], off_one, off_redinfo, off_ovf;
+  size_t off_gmax; /* the residual check's maxima (growth detection), else 0 */
 };
 
 struct ClusterPlan {

@@ -13,12 +13,17 @@
  *     d of its first and last rows); tiles run in the reverse order of step
  *     1, so that the first ones read what step 1 left in L2;
  *  4. seg_info: info (only when the caller asks for it).
+ * With the growth detection (GROW), step 3 also checks every row's residual
+ * (resid.cuh): its tiles fold their maxima into five per system in the
+ * workspace (zeroed by step 1), which step 4 turns into
+ * TRIDI_INFO_INACCURATE where they fail.
  * Inputs are read twice (9 words of traffic a row against 5); in exchange
  * no tile holds more than R rows of a system on chip (docs/cuda.md,
  * "segmented"). */
 #include "../common/launch.h"
 #include "chunk.cuh"
 #include "plan.h"
+#include "resid.cuh"
 
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +36,8 @@ struct SegParams {
   void *one;        /* one element 1: the reduced diagonal, broadcast */
   int32_t *redinfo; /* info of the reduced solve: nonzero marks a broken system */
   int32_t *ovf;     /* 1 + first row of a chunk with a non-finite x (0: none) */
+  void *gmax;       /* GROW: the residual check's kResMaxima keys a system (ResKey),
+                     * maximum k of system s at k * nsys + s; else NULL */
   int R, S;
   FastDiv sdiv;     /* division by S */
 };
@@ -62,7 +69,11 @@ __global__ void __launch_bounds__(256) tridi_seg_reduce(KParams p, SegParams sp,
     tridi_dev_stage_offsets(p, sbase, G, tid, soff);
     __syncthreads();
     if (sys >= nsys || s >= S) continue;
-    if (s == 0) sp.ovf[sys] = 0;
+    if (s == 0) {
+      sp.ovf[sys] = 0;
+      if (sp.gmax)
+        for (int k = 0; k < kResMaxima; ++k) ((typename ResKey<T>::K *)sp.gmax)[k * nsys + sys] = 0;
+    }
     const int64_t r0 = (int64_t)s * R;
     const T *ptr[4];
     int64_t st[4];
@@ -145,10 +156,13 @@ __device__ __forceinline__ void seg_eliminate(const KParams &p, const int64_t *s
 }
 
 /* Step 3: tile t (reverse order) is segment t mod S of the G systems
- * (t / S) G...; P chunks of M rows a system, R = P M. */
-template <typename T, int M>
+ * (t / S) G...; P chunks of M rows a system, R = P M.  GROW: the residual
+ * check (resid.cuh), the tile's maxima in kResMaxima G shared keys, then
+ * one atomic a key and system into sp.gmax. */
+template <typename T, int M, bool GROW>
 __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     tridi_thomas_pcr_seg(KParams p, SegParams sp, int logG, int P) {
+  using Key = typename ResKey<T>::K;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   const int G = 1 << logG;
   const int tid = threadIdx.x;
@@ -156,6 +170,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   T *rs = (T *)(soff + 5 * G);
   T *rp = rs + (size_t)2 * G * P;
   T *rq = rp + (size_t)2 * G * P;
+  Key *slot = (Key *)(rq + (size_t)2 * G * P); /* GROW: [kResMaxima][G] */
   const int g = tid & (G - 1);
   const int chunk = tid >> logG;
   const int64_t n = p.n, nsys = p.nsys;
@@ -170,6 +185,8 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     const int seg = (int)(tt - gi * (uint32_t)S);
     const int64_t sbase = (int64_t)gi * G, sys = sbase + g;
     tridi_dev_stage_offsets(p, sbase, G, tid, soff);
+    if (GROW)
+      for (int i = tid; i < kResMaxima * G; i += blockDim.x) slot[i] = 0;
     __syncthreads();
     const int64_t rbase = (int64_t)seg * R;
     const int64_t nseg = n - rbase < R ? n - rbase : R;
@@ -187,6 +204,41 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     const T xfin = chunk_xfin<T, M>(cs, row0, neff, xF, xL);
     if (active && row0 < nseg && (!finite_(cs.nonfin) || !finite_(xfin)))
       atomicMax(&sp.ovf[sys], clamp_row(rbase + row0) + 1);
+    if constexpr (GROW) {
+      /* the neighbours' x: the chunks' ends through rs / rp (pcr_reduced is
+       * done with them after the barrier), the segments' through uprev and
+       * unext */
+      __syncthreads();
+      rs[tid] = xF;
+      rp[tid] = xL;
+      __syncthreads();
+      if (active && row0 < nseg) {
+        const T xm = chunk > 0 ? rp[tid - G] : uprev, xp = chunk < P - 1 ? rs[tid + G] : unext;
+        const T *ptr[4];
+        int64_t st[4];
+        operand_rows<T>(p, soff, G, g, rbase + row0, ptr, st);
+        T mx[kResMaxima] = {0, 0, 0, 0, 0};
+        const int64_t left = nseg - row0;
+        auto ld = [&](int k, int j) -> T { return k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]]; };
+        T x[M];
+#pragma unroll
+        for (int j = 0; j < M; ++j) x[j] = chunk_x(cs, j, xF, xL);
+        chunk_resid<T, M>(ld, rbase + row0, n, left < M ? left : M, x, xm, xp, mx);
+        /* the segment's first and last unknowns against the reduced
+         * system's, which the neighbouring segments took */
+        if (hasprev && chunk == 0) mx[4] = fabs(xF - rx[2 * (int64_t)seg * nsys + sys]);
+        if (hasnext && row0 + M == nseg)
+          mx[4] = fmax_(mx[4], fabs(xL - rx[(2 * (int64_t)seg + 1) * nsys + sys]));
+#pragma unroll
+        for (int k = 0; k < kResMaxima; ++k) atomicMax(&slot[k * G + g], ResKey<T>::of(mx[k]));
+      }
+      __syncthreads();
+      for (int i = tid; i < kResMaxima * G; i += blockDim.x) {
+        const int gg = i & (G - 1), k = i >> logG;
+        if (sbase + gg < nsys && sp.redinfo[sbase + gg] == 0)
+          atomicMax((Key *)sp.gmax + k * nsys + sbase + gg, slot[i]);
+      }
+    }
     if (active) direct_store<T, M>(p, soff, G, g, rbase + row0, n, cs, xF, xL);
     __syncthreads();
   }
@@ -196,7 +248,8 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
  * (a NaN/Inf input, a zero b_0, a breakdown of the segment sweeps or of the
  * reduced solve) has had no x written, so its inputs are intact (in place
  * too) for the reference check; otherwise a non-finite x of step 3 gives
- * -(first row of its chunk + 1). */
+ * -(first row of its chunk + 1), and a failed residual check (sp.gmax)
+ * TRIDI_INFO_INACCURATE. */
 template <typename T>
 __global__ void tridi_seg_info(KParams p, SegParams sp) {
   for (int64_t s = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; s < p.nsys;
@@ -206,13 +259,21 @@ __global__ void tridi_seg_info(KParams p, SegParams sp) {
       code = seq_check<T>(p, s, 0);
     else if (sp.ovf[s] > 0)
       code = -sp.ovf[s];
+    else if (sp.gmax) {
+      typename ResKey<T>::K k[kResMaxima];
+      for (int j = 0; j < kResMaxima; ++j) k[j] = ((const typename ResKey<T>::K *)sp.gmax)[j * p.nsys + s];
+      if (resid_inaccurate<T>(k, p.n)) code = TRIDI_INFO_INACCURATE;
+    }
     p.info[s] = code;
   }
 }
 
 template <typename T>
-const void *pick_seg(int M) {
-  return by_m<T>(M, [](auto m) { return (const void *)tridi_thomas_pcr_seg<T, decltype(m)::value>; });
+const void *pick_seg(int M, bool grow) {
+  return by_m<T>(M, [grow](auto m) {
+    return grow ? (const void *)tridi_thomas_pcr_seg<T, decltype(m)::value, true>
+                : (const void *)tridi_thomas_pcr_seg<T, decltype(m)::value, false>;
+  });
 }
 
 /* Segments of R = the row's rows (doubled until the 2 S reduced rows fit a
@@ -241,7 +302,9 @@ bool seg_shape(SegPlan *sg, struct tridi_plan_s *plan, const tridi_cuda_tile *st
   if (sg->tiles.P != R / M) return false; /* tiles of exactly R rows */
   const int64_t ntiles = (nsys + (1 << sg->tiles.logG) - 1) / (1 << sg->tiles.logG) * sg->S;
   if (ntiles >= (1ll << 31)) return false;
-  sg->tiles.func = f64 ? pick_seg<double>(M) : pick_seg<float>(M);
+  const bool grow = plan->growth != 0;
+  sg->tiles.func = f64 ? pick_seg<double>(M, grow) : pick_seg<float>(M, grow);
+  if (grow) sg->tiles.smem += (size_t)kResMaxima * ((size_t)1 << sg->tiles.logG) * es;
   sg->tiles.grid = (unsigned)(ntiles < 0x7fffffffll ? ntiles : 0x7fffffffll);
   /* reduced systems */
   if (!direct_shape(&sg->red, sg->nred, nsys, rt->m, rt->threads, es)) return false;
@@ -261,7 +324,8 @@ bool seg_shape(SegPlan *sg, struct tridi_plan_s *plan, const tridi_cuda_tile *st
   sg->reduce.grid = (unsigned)(ta < 0x7fffffffll ? ta : 0x7fffffffll);
   sg->info_func = f64 ? (const void *)tridi_seg_info<double> : (const void *)tridi_seg_info<float>;
   if (!sg->tiles.func || !sg->red.func) return false;
-  /* workspace: reduced a, c, d; the 1; reduced info; overflow rows */
+  /* workspace: reduced a, c, d; the 1; reduced info; overflow rows; the
+   * residual check's maxima */
   auto up = [](size_t b) { return (b + 255) / 256 * 256; };
   const size_t rbytes = up((size_t)sg->nred * nsys * es);
   size_t off = 0;
@@ -272,6 +336,8 @@ bool seg_shape(SegPlan *sg, struct tridi_plan_s *plan, const tridi_cuda_tile *st
   off += up((size_t)nsys * 4);
   sg->off_ovf = off;
   off += up((size_t)nsys * 4);
+  sg->off_gmax = grow ? off : 0;
+  if (grow) off += up((size_t)kResMaxima * nsys * es);
   plan->ws_bytes = off;
   snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_seg_r%d_m%d_g%d_p%d+red_m%d_p%d_%s",
            sg->R, M, 1 << sg->tiles.logG, sg->tiles.P, rt->m, sg->red.P, tn);
@@ -296,6 +362,7 @@ cudaError_t launch_segmented(const CudaPlan &cp, KParams &kp, const tridi_args *
   sp.one = ws + sg.off_one;
   sp.redinfo = (int32_t *)(ws + sg.off_redinfo);
   sp.ovf = (int32_t *)(ws + sg.off_ovf);
+  sp.gmax = sg.off_gmax ? ws + sg.off_gmax : NULL;
   sp.R = sg.R;
   sp.S = sg.S;
   sp.sdiv = sg.sdiv;

@@ -1,0 +1,86 @@
+/* The growth check of the long-system solves (segmented.cu, cluster.cu),
+ * after the solve: every row's residual r_i = a_i x_{i-1} + b_i x_i +
+ * c_i x_{i+1} - d_i, with the rows read again (the tile read them just
+ * before: L1/L2 hits, no extra device-memory traffic to speak of), and
+ * five maxima over the system: R = max |r_i|, A = max(|a_i| + |b_i| +
+ * |c_i|), D = max |d_i|, X = max |x_i| and E, the largest difference
+ * between an unknown a tile stores and the value its neighbouring tile
+ * took for it (the segmented solve: a tile's first and last unknowns
+ * against the reduced system's; 0 for the cluster kernel, whose blocks all
+ * take the join's values).  Each tile's residuals use the neighbours'
+ * values it took, so the stored x's residual is within A E of them, and a
+ * system passes when
+ *   R + A E <= max(64, n) eps (A X + D),
+ * so its normwise backward error ||A x - d|| / (||A|| ||x|| + ||d||) is at
+ * most max(64, n) eps <= 10 n eps (n >= 7); one that does not gets
+ * TRIDI_INFO_INACCURATE with its x (in place, d is gone).  The same rule as
+ * the variable kind's long systems (var_segments.cu).  Where the partition
+ * method grew (a sweep across a segment, the reduced system), x carries it
+ * and so does the residual, whichever step grew. */
+#ifndef TRIDI_CUDA_SCALAR_RESID_CUH
+#define TRIDI_CUDA_SCALAR_RESID_CUH
+
+#include "chunk.cuh"
+
+namespace tridi_cuda {
+
+/* Non-negative T as an unsigned integer of its width, ordered as T (NaN
+ * above Inf): maxima by integer atomicMax, exactly. */
+template <typename T>
+struct ResKey;
+template <>
+struct ResKey<float> {
+  using K = unsigned;
+  static __device__ __forceinline__ K of(float v) { return __float_as_uint(v); }
+  static __device__ __forceinline__ float val(K k) { return __uint_as_float(k); }
+};
+template <>
+struct ResKey<double> {
+  using K = unsigned long long;
+  static __device__ __forceinline__ K of(double v) { return (K)__double_as_longlong(v); }
+  static __device__ __forceinline__ double val(K k) { return __longlong_as_double((long long)k); }
+};
+
+constexpr int kResMaxima = 5; /* R, A, D, X, E */
+
+/* This thread's maxima over its chunk (all but E): the rows j < nrows of
+ * the chunk whose row 0 is row `row` of the system (ld(k, j): element j of
+ * operand k a, b, c, d, read again), x[j] its unknowns; xm / xp:
+ * x of the rows just before row 0 and just after row nrows - 1 (ignored at
+ * the system's ends, where a of row 0 / c of row n - 1 are not part of the
+ * matrix).  Rows j0 <= j < j1 only (constants once unrolled: a chunk read
+ * in pieces). */
+template <typename T, int M, typename Load>
+__device__ __forceinline__ void chunk_resid(const Load &ld, int64_t row, int64_t n, int64_t nrows,
+                                            const T (&x)[M], T xm, T xp, T mx[kResMaxima],
+                                            int j0 = 0, int j1 = M) {
+#pragma unroll
+  for (int j = j0; j < j1; ++j) {
+    if (j < nrows) {
+      /* selects, not products with 0: a of row 0 and c of row n - 1 may be
+       * anything, and so may the x beyond the system's ends */
+      const bool first = row + j == 0, last = row + j == n - 1;
+      const T a = first ? (T)0 : ld(0, j), b = ld(1, j);
+      const T c = last ? (T)0 : ld(2, j), d = ld(3, j);
+      const T xl = first ? (T)0 : (j > 0 ? x[j - 1] : xm);
+      const T xr = last ? (T)0 : (j + 1 < nrows ? x[j + 1] : xp);
+      const T r = fabs(((a * xl + b * x[j]) + c * xr) - d);
+      mx[0] = r > mx[0] || r != r ? r : mx[0];
+      mx[1] = fmax_(mx[1], (fabs(a) + fabs(b)) + fabs(c));
+      mx[2] = fmax_(mx[2], fabs(d));
+      mx[3] = fmax_(mx[3], fabs(x[j]));
+    }
+  }
+}
+
+/* The system's verdict from its maxima (keys) */
+template <typename T>
+__device__ __forceinline__ bool resid_inaccurate(const typename ResKey<T>::K *k, int64_t n) {
+  const T R = ResKey<T>::val(k[0]), A = ResKey<T>::val(k[1]), D = ResKey<T>::val(k[2]),
+          X = ResKey<T>::val(k[3]), E = ResKey<T>::val(k[4]);
+  return !(R + A * E <= residual_tol<T>(n) * (A * X + D));
+}
+
+} /* namespace tridi_cuda */
+
+#endif /* TRIDI_CUDA_SCALAR_RESID_CUH */
