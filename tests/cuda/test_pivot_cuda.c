@@ -22,7 +22,8 @@
  *                      without the caller's info, in place (no second
  *                      pass), both kinds;
  *   gpu_auto_growth    AUTO on systems that only the growth flag catches
- *                      (first pivot 1e-20); skipped, saying so, where the
+ *                      (first pivot 1e-20; n = 500, and 20000 for the
+ *                      long-system kernels); skipped, saying so, where the
  *                      CUDA kernels do not flag growth;
  *   gpu_auto_graph     an AUTO execute captured into a CUDA graph and
  *                      replayed;
@@ -526,20 +527,26 @@ static void gpu_auto_growth(void **state) {
     skip();
   }
   uint64_t k = 0;
-  for (int t = 0; t < 2; ++t)
-    for (int l = 0; l < 2; ++l) {
-      tt_rng r;
-      tt_rng_init(&r, tt_case_seed("gpu_auto_growth", k));
-      tt_layout L;
-      make_layout(&L, l ? L_INTERLEAVED : L_CONTIG, t ? TRIDI_F64 : TRIDI_F32, 500, 64, &r);
-      tt_problem P;
-      if (tt_problem_init(&P, &L, tt_case_seed("gpu_auto_growth_p", k++), NULL)) continue;
-      for (int64_t s = 0; s < P.nsys; s += 2) (void)tt_problem_set_matrix(&P, s, tiny, (uint64_t)s);
-      P.close_c = INFINITY;
-      tt_problem_oracle(&P);
-      run_gpu(&P, &o, 1, 0, "auto growth");
-      tt_problem_free(&P);
-    }
+  /* n = 500: the single-block kernels; n = 20000: the long-system kernels
+   * (cluster on contiguous, segmented on interleaved rows), whose flag is
+   * their residual check */
+  for (int big = 0; big < 2; ++big)
+    for (int t = 0; t < 2; ++t)
+      for (int l = 0; l < 2; ++l) {
+        tt_rng r;
+        tt_rng_init(&r, tt_case_seed("gpu_auto_growth", k));
+        tt_layout L;
+        make_layout(&L, l ? L_INTERLEAVED : L_CONTIG, t ? TRIDI_F64 : TRIDI_F32, big ? 20000 : 500,
+                    big ? 8 : 64, &r);
+        tt_problem P;
+        if (tt_problem_init(&P, &L, tt_case_seed("gpu_auto_growth_p", k++), NULL)) continue;
+        for (int64_t s = 0; s < P.nsys; s += 2)
+          (void)tt_problem_set_matrix(&P, s, tiny, (uint64_t)s);
+        P.close_c = INFINITY;
+        tt_problem_oracle(&P);
+        run_gpu(&P, &o, 1, 0, "auto growth");
+        tt_problem_free(&P);
+      }
   tt_assert_no_failures();
 }
 
