@@ -53,6 +53,13 @@
  * scratch.  Emerald Rapids VM, perf-log "CPU variable INTERLEAVED: strips of groups": 1 MiB with
  * 16-row prefetch against 256 KiB with 8 rows 1.4-1.6x on f32 uniform L = 128, the same on half. */
 #define TRIDI_CPU_VAR_STRIP_BUDGET ((size_t)1 << 20)
+/* The variable kind's PACKED lanes (src/cpu/variable/cpu_var.c): each lane takes whole
+ * consecutive systems up to a target of max(TRIDI_CPU_VAR_LANE_ROWS, 4 x the longest system)
+ * rows, capped where the lanes' c'/d' would pass TRIDI_CPU_VAR_LANE_BUDGET per thread (but never
+ * below the longest system).  A group costs its longest lane, and a lane ends up to one system
+ * short of the target, so the target is a few systems long. */
+#define TRIDI_CPU_VAR_LANE_ROWS 1024
+#define TRIDI_CPU_VAR_LANE_BUDGET ((size_t)512 << 10)
 /* Beyond this much scratch per thread (a few very long systems), AUTO takes cpu_thomas_ref.
  * A bound on the workspace, not a measured optimum. */
 #define TRIDI_CPU_SCRATCH_MAX ((size_t)64 << 20)
