@@ -479,16 +479,18 @@ static void test_packed_independence(void **state) {
 }
 
 /* PACKED lane shapes: one system longer than any lane target, a long one
- * among short ones, systems of length 1 only (every a and c ignored), and a
- * few short systems (most lanes of the group empty); each healthy and with
- * its first and last systems broken. */
+ * among short ones, systems of length 1 only (every a and c ignored), a few
+ * short systems (most lanes of the group empty), and a batch large enough
+ * for lanes of the full target; each healthy and with its first and last
+ * systems broken. */
 static void test_packed_shapes(void **state) {
   (void)state;
   uint64_t k = 0;
   for (int t = 0; t < 2; ++t)
-    for (int shape = 0; shape < 4; ++shape)
+    for (int shape = 0; shape < 5; ++shape)
       for (int bad = 0; bad < 2; ++bad) {
-        int64_t len[3000], B;
+        static int64_t len[40000];
+        int64_t B;
         switch (shape) {
           case 0:
             B = 1, len[0] = 20000;
@@ -502,8 +504,12 @@ static void test_packed_shapes(void **state) {
             B = 3000;
             for (int64_t s = 0; s < B; ++s) len[s] = 1;
             break;
-          default:
+          case 3:
             B = 5, len[0] = 3, len[1] = 1, len[2] = 40, len[3] = 2, len[4] = 17;
+            break;
+          default: /* a batch whose lanes reach the full target of rows */
+            B = 40000;
+            for (int64_t s = 0; s < B; ++s) len[s] = 1 + (s * 7919) % 30;
             break;
         }
         tt_problem P;

@@ -35,15 +35,13 @@ static int lanes_of(const struct tridi_plan_s *plan) {
 }
 
 /* PACKED: the rows a lane takes at most (whole systems up to this many, at
- * least one): a few systems (TRIDI_CPU_VAR_LANE_ROWS, 4 x the longest),
- * within the c'/d' budget, about 8 groups for small batches (so that the
- * threads share them), never below the longest system. */
+ * least one): TRIDI_CPU_VAR_LANE_ROWS within the c'/d' budget, about 8 groups
+ * for small batches (so that the threads share them), never below the
+ * longest system. */
 static int64_t lane_rows_of(const struct tridi_plan_s *plan, int W) {
   const tridi_var_problem *v = tridi_var_of(plan);
   const int64_t cap = (int64_t)(TRIDI_CPU_VAR_LANE_BUDGET / (2 * (size_t)W * plan->esize));
-  if (v->nmax >= cap) return v->nmax;
-  int64_t r = 4 * v->nmax > TRIDI_CPU_VAR_LANE_ROWS ? 4 * v->nmax : TRIDI_CPU_VAR_LANE_ROWS;
-  if (r > cap) r = cap;
+  int64_t r = TRIDI_CPU_VAR_LANE_ROWS < cap ? TRIDI_CPU_VAR_LANE_ROWS : cap;
   const int64_t small = (v->total + 8 * W - 1) / (8 * W);
   if (r > small) r = small;
   return r > v->nmax ? r : v->nmax;
