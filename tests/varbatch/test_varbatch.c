@@ -7,8 +7,8 @@
  * independence.  PACKED lanes that run through system boundaries (the CPU
  * kernel): broken and grown systems among healthy neighbours with garbage in
  * every a_0 and c_{n-1}, a system's bits independent of its neighbours, lane
- * shapes (one long system, length 1 only, empty lanes), on every SIMD level
- * with 1 and 3 threads. */
+ * shapes (one long system, length 1 only, empty lanes), x overflowing in the
+ * back substitution, on every SIMD level with 1 and 3 threads. */
 #include "tt.h"
 #include "tt_variable.h"
 
@@ -478,6 +478,43 @@ static void test_packed_independence(void **state) {
   tt_assert_no_failures();
 }
 
+/* x overflowing in the back substitution (a finite forward sweep) in
+ * systems among healthy neighbours: a = 0, b = 1e-3, c = 0.5 on every row
+ * makes c' = 500, so x grows 500-fold a row upwards and overflows far above
+ * the last row; the code is the reference's -(i + 1) of the highest
+ * non-finite x_i, the neighbours are solved with info 0.  Every SIMD level,
+ * 1 and 3 threads. */
+static void test_packed_overflow(void **state) {
+  (void)state;
+  for (int t = 0; t < 2; ++t) {
+    const int64_t B = 400, nlong = t ? 160 : 40; /* 500^k overflows at k ~ 114 (f64), 14 (f32) */
+    int64_t len[400];
+    for (int64_t s = 0; s < B; ++s) len[s] = s % 37 == 5 ? nlong : 1 + (s * 7919) % 30;
+    tt_problem P;
+    if (tt_var_problem_init(&P, t ? TRIDI_F64 : TRIDI_F32, TRIDI_VAR_PACKED, B, len, 0, 0, 0,
+                            tt_case_seed("var_ovf_p", (uint64_t)t)))
+      continue;
+    for (int64_t s = 5; s < B; s += 37)
+      for (int64_t i = 0; i < nlong; ++i) {
+        if (i > 0) tt_problem_set(&P, TT_A, s, i, 0.0);
+        tt_problem_set(&P, TT_B, s, i, 1e-3);
+        if (i < nlong - 1) tt_problem_set(&P, TT_C, s, i, 0.5);
+        tt_problem_set(&P, TT_D, s, i, 1.0);
+      }
+    tt_problem_oracle(&P);
+    for (int64_t s = 0; s < B; ++s) {
+      const int over = s % 37 == 5;
+      const int32_t ri = P.ref_info[s];
+      if (over ? !(ri < 0 && ri > -(nlong - 1)) : ri != 0)
+        tt_fail("%s system %" PRId64 ": reference info %d, expected %s", t ? "f64" : "f32", s,
+                (int)ri, over ? "an overflow above the last row" : "0");
+    }
+    solve_cpu_isas(&P, tt_problem_expected_status(&P), "overflow");
+    tt_problem_free(&P);
+  }
+  tt_assert_no_failures();
+}
+
 /* PACKED lane shapes: one system longer than any lane target, a long one
  * among short ones, systems of length 1 only (every a and c ignored), a few
  * short systems (most lanes of the group empty), and a batch large enough
@@ -539,6 +576,7 @@ int main(int argc, char **argv) {
       TT_TEST(test_packed_neighbours),
       TT_TEST(test_packed_independence),
       TT_TEST(test_packed_shapes),
+      TT_TEST(test_packed_overflow),
   };
   return TT_RUN_GROUP(tests, argc, argv);
 }
