@@ -53,6 +53,15 @@
  * scratch.  Emerald Rapids VM, perf-log "CPU variable INTERLEAVED: strips of groups": 1 MiB with
  * 16-row prefetch against 256 KiB with 8 rows 1.4-1.6x on f32 uniform L = 128, the same on half. */
 #define TRIDI_CPU_VAR_STRIP_BUDGET ((size_t)1 << 20)
+/* The variable kind's PACKED lanes (src/cpu/variable/cpu_var.c): each lane takes whole
+ * consecutive systems up to TRIDI_CPU_VAR_LANE_ROWS rows, capped where the lanes' c'/d' would
+ * pass TRIDI_CPU_VAR_LANE_BUDGET per thread (4096 rows with AVX-512), but never below the longest
+ * system.  A group costs its longest lane, and a lane ends up to one system short of the target,
+ * so the target is many systems long.  Emerald Rapids VM, f64 lengths 128 - (i * 7919 mod 65),
+ * 32 M unknowns, 2 threads, 4 alternated pairs: 4096 rows 19.8-22.1 GB/s against 1024 rows
+ * 14.4-18.9 (8192 and 16384 rows: slower than 4096). */
+#define TRIDI_CPU_VAR_LANE_ROWS 4096
+#define TRIDI_CPU_VAR_LANE_BUDGET ((size_t)512 << 10)
 /* Beyond this much scratch per thread (a few very long systems), AUTO takes cpu_thomas_ref.
  * A bound on the workspace, not a measured optimum. */
 #define TRIDI_CPU_SCRATCH_MAX ((size_t)64 << 20)

@@ -1,13 +1,16 @@
 /* The cpu_var_thomas row: SIMD lanes over the systems of a variable-size
- * batch.  At plan time the systems are put into groups of W (one SIMD lane
- * each): PACKED batches sorted by length, longest first, so that the lanes of
- * a group have about the same length and the group costs about its own
- * unknowns; INTERLEAVED batches in their storage order (row i of W
- * neighbouring systems is one vector: a permutation would turn every load
- * into a gather, and the memory lines of a row are read whole anyway).  The
- * threads take contiguous ranges of groups with equal shares of the
- * groups' rows; INTERLEAVED groups are swept in strips of neighbouring
- * groups, row by row (cpu_var_strip.inc). */
+ * batch, W lanes a group.  PACKED batches: each lane takes a contiguous range
+ * of the concatenated batch made of whole consecutive systems in storage
+ * order, up to a target of rows (lane_rows_of), and a group is W such
+ * ranges one after another, so a group reads one contiguous stretch of the
+ * batch and costs about its own rows whatever the lengths; the Thomas
+ * recurrences run through the system boundaries inside a lane
+ * (cpu_var_packed.inc).  INTERLEAVED batches: W neighbouring systems a
+ * group in storage order (row i of W neighbouring systems is one vector: a
+ * permutation would turn every load into a gather, and the memory lines of
+ * a row are read whole anyway), swept in strips of neighbouring groups, row
+ * by row (cpu_var_strip.inc).  The threads take contiguous ranges of groups
+ * with equal shares of the groups' rows. */
 #include "cpu_var.h"
 
 #include <stdio.h>
@@ -31,25 +34,46 @@ static int lanes_of(const struct tridi_plan_s *plan) {
   return TRIDI_CPU_VAR_UNROLL(bytes, packed) * bytes / (int)plan->esize;
 }
 
-/* c'/d' rows (of W lanes) of a thread's scratch: the longest group, or for
- * INTERLEAVED batches as many as the strip budget holds if that is more. */
+/* PACKED: the rows a lane takes at most (whole systems up to this many, at
+ * least one): TRIDI_CPU_VAR_LANE_ROWS within the c'/d' budget, about 8 groups
+ * for small batches (so that the threads share them), never below the
+ * longest system. */
+static int64_t lane_rows_of(const struct tridi_plan_s *plan, int W) {
+  const tridi_var_problem *v = tridi_var_of(plan);
+  const int64_t cap = (int64_t)(TRIDI_CPU_VAR_LANE_BUDGET / (2 * (size_t)W * plan->esize));
+  int64_t r = TRIDI_CPU_VAR_LANE_ROWS < cap ? TRIDI_CPU_VAR_LANE_ROWS : cap;
+  const int64_t small = (v->total + 8 * W - 1) / (8 * W);
+  if (r > small) r = small;
+  return r > v->nmax ? r : v->nmax;
+}
+
+/* c'/d' rows (of W lanes) of a thread's scratch: PACKED the lane target;
+ * INTERLEAVED the longest group, or as many as the strip budget holds if that
+ * is more. */
 static int64_t strip_rows_of(const struct tridi_plan_s *plan, int W) {
   const tridi_var_problem *v = tridi_var_of(plan);
+  if (v->layout == TRIDI_VAR_PACKED) return lane_rows_of(plan, W);
   int64_t rows = v->nmax;
-  if (v->layout == TRIDI_VAR_INTERLEAVED) {
-    const int64_t budget = (int64_t)(TRIDI_CPU_VAR_STRIP_BUDGET / (2 * (size_t)W * plan->esize));
-    if (budget > rows) rows = budget;
-  }
+  const int64_t budget = (int64_t)(TRIDI_CPU_VAR_STRIP_BUDGET / (2 * (size_t)W * plan->esize));
+  if (budget > rows) rows = budget;
   return rows;
 }
 
 static size_t scratch_of(const struct tridi_plan_s *plan, int W) {
   const tridi_var_problem *v = tridi_var_of(plan);
-  /* c', d' (rows x W each), 5 tiles of K x W, the reference's nmax */
   const int64_t rows = strip_rows_of(plan, W);
-  const uint64_t elems = (uint64_t)rows * 2 * W + (uint64_t)5 * W * W + (uint64_t)v->nmax;
-  if (v->nmax > INT32_MAX || elems > SIZE_MAX / 2 / plan->esize) return 0;
-  return ((size_t)elems * plan->esize + 63) & ~(size_t)63;
+  if (v->nmax > INT32_MAX || rows > INT32_MAX) return 0;
+  /* c', d' (rows x W each), 5 tiles of K x W, the reference's nmax; PACKED
+   * (K = W): two row-mask vectors a block of K rows, three event words of
+   * 16 bits a row */
+  uint64_t elems = (uint64_t)rows * 2 * W + (uint64_t)5 * W * W + (uint64_t)v->nmax;
+  uint64_t extra = 0;
+  if (v->layout == TRIDI_VAR_PACKED) {
+    elems += 2 * ((uint64_t)rows + (uint64_t)W);
+    extra = 3 * 2 * (uint64_t)rows;
+  }
+  if (elems > SIZE_MAX / 4 / plan->esize) return 0;
+  return ((size_t)(elems * plan->esize + extra) + 63) & ~(size_t)63;
 }
 
 const char *tridi_cpu_var_applies(const struct tridi_plan_s *plan) {
@@ -62,20 +86,50 @@ void tridi_cpu_var_destroy(struct tridi_plan_s *plan) {
   tridi_cpu_var_priv *P = (tridi_cpu_var_priv *)plan->priv;
   if (!P) return;
   free(P->sys);
+  free(P->lsys);
+  free(P->starts);
   free(P->gn);
   free(P->cost);
   free(P);
   plan->priv = NULL;
 }
 
-/* qsort by length, longest first; ties by system number (a fixed order) */
-typedef struct {
-  int64_t len, sys;
-} len_sys;
-static int by_length(const void *p, const void *q) {
-  const len_sys *a = (const len_sys *)p, *b = (const len_sys *)q;
-  if (a->len != b->len) return a->len > b->len ? -1 : 1;
-  return (a->sys > b->sys) - (a->sys < b->sys);
+/* PACKED lanes: whole systems in storage order, each lane up to `rows` rows
+ * (at least one system), W lanes a group; the last group's lanes past the
+ * batch are empty.  Sets P->ngroups, P->lsys, P->gn, P->starts. */
+static tridi_status packed_lanes(const tridi_var_problem *v, tridi_cpu_var_priv *P, int W,
+                                 int64_t rows) {
+  int64_t lanes = 0;
+  for (int64_t s = 0; s < v->nsys; ++lanes) {
+    const int64_t o = v->off[s];
+    do ++s;
+    while (s < v->nsys && v->off[s + 1] - o <= rows);
+  }
+  P->ngroups = (lanes + W - 1) / W;
+  P->lsys = malloc((size_t)(P->ngroups * W + 1) * sizeof *P->lsys);
+  P->gn = malloc((size_t)(P->ngroups > 0 ? P->ngroups : 1) * sizeof *P->gn);
+  /* bits 0 .. total, and room for a 4-byte read at any row below total */
+  P->starts = calloc((size_t)(v->total / 8 + 16), 1);
+  if (!P->lsys || !P->gn || !P->starts) return TRIDI_ERR_ALLOC;
+  int64_t j = 0;
+  for (int64_t s = 0; s < v->nsys;) {
+    const int64_t o = v->off[s];
+    P->lsys[j++] = s;
+    do ++s;
+    while (s < v->nsys && v->off[s + 1] - o <= rows);
+  }
+  for (; j <= P->ngroups * W; ++j) P->lsys[j] = v->nsys;
+  for (int64_t g = 0; g < P->ngroups; ++g) {
+    int64_t m = 0;
+    for (int l = 0; l < W; ++l) {
+      const int64_t r = v->off[P->lsys[g * W + l + 1]] - v->off[P->lsys[g * W + l]];
+      m = r > m ? r : m;
+    }
+    P->gn[g] = m;
+  }
+  for (int64_t s = 0; s <= v->nsys; ++s)
+    P->starts[v->off[s] >> 3] |= (unsigned char)(1u << (v->off[s] & 7));
+  return TRIDI_SUCCESS;
 }
 
 tridi_status tridi_cpu_var_init(struct tridi_plan_s *plan) {
@@ -86,35 +140,33 @@ tridi_status tridi_cpu_var_init(struct tridi_plan_s *plan) {
   plan->priv = P;
   P->lanes = W;
   P->growth = plan->growth;
-  P->ngroups = (v->nsys + W - 1) / W;
-  P->prefetch = v->layout == TRIDI_VAR_PACKED ? TRIDI_CPU_VAR_PREFETCH_PACKED
-                                               : TRIDI_CPU_VAR_PREFETCH_INTER;
-  P->sys = malloc((size_t)(P->ngroups > 0 ? P->ngroups : 1) * W * sizeof *P->sys);
-  P->gn = malloc((size_t)(P->ngroups > 0 ? P->ngroups : 1) * sizeof *P->gn);
-  P->cost = malloc((size_t)(P->ngroups + 1) * sizeof *P->cost);
-  if (!P->sys || !P->gn || !P->cost)
-    return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory for %lld groups",
-                           (long long)P->ngroups);
-  for (int64_t k = 0; k < P->ngroups * W; ++k) P->sys[k] = k < v->nsys ? k : -1;
-  if (v->layout == TRIDI_VAR_PACKED && v->nsys > 1) {
-    len_sys *order = malloc((size_t)v->nsys * sizeof *order);
-    if (!order) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
-    for (int64_t s = 0; s < v->nsys; ++s) order[s] = (len_sys){v->len[s], s};
-    qsort(order, (size_t)v->nsys, sizeof *order, by_length);
-    for (int64_t s = 0; s < v->nsys; ++s) P->sys[s] = order[s].sys;
-    free(order);
-  }
-  P->cost[0] = 0;
-  for (int64_t g = 0; g < P->ngroups; ++g) {
-    int64_t m = 0;
-    for (int j = 0; j < W; ++j) {
-      const int64_t s = P->sys[g * W + j];
-      if (s >= 0 && v->len[s] > m) m = v->len[s];
-    }
-    P->gn[g] = m;
-    P->cost[g + 1] = P->cost[g] + m;
-  }
   P->strip_rows = strip_rows_of(plan, W);
+  if (v->layout == TRIDI_VAR_PACKED) {
+    P->prefetch = TRIDI_CPU_VAR_PREFETCH_PACKED;
+    if (packed_lanes(v, P, W, P->strip_rows) != TRIDI_SUCCESS)
+      return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory for the lanes");
+  } else {
+    P->prefetch = TRIDI_CPU_VAR_PREFETCH_INTER;
+    P->ngroups = (v->nsys + W - 1) / W;
+    P->sys = malloc((size_t)(P->ngroups > 0 ? P->ngroups : 1) * W * sizeof *P->sys);
+    P->gn = malloc((size_t)(P->ngroups > 0 ? P->ngroups : 1) * sizeof *P->gn);
+    if (!P->sys || !P->gn)
+      return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory for %lld groups",
+                             (long long)P->ngroups);
+    for (int64_t k = 0; k < P->ngroups * W; ++k) P->sys[k] = k < v->nsys ? k : -1;
+    for (int64_t g = 0; g < P->ngroups; ++g) {
+      int64_t m = 0;
+      for (int j = 0; j < W; ++j) {
+        const int64_t s = P->sys[g * W + j];
+        if (s >= 0 && v->len[s] > m) m = v->len[s];
+      }
+      P->gn[g] = m;
+    }
+  }
+  P->cost = malloc((size_t)(P->ngroups + 1) * sizeof *P->cost);
+  if (!P->cost) return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
+  P->cost[0] = 0;
+  for (int64_t g = 0; g < P->ngroups; ++g) P->cost[g + 1] = P->cost[g] + P->gn[g];
   P->scratch_bytes = scratch_of(plan, W);
   if (P->scratch_bytes == 0 ||
       (plan->ws_bytes = tridi_run_systems_ws_bytes(plan, P->scratch_bytes)) == 0)

@@ -25,17 +25,27 @@ typedef void (*tridi_cpu_var_kernel_fn)(const struct tridi_plan_s *plan,
                                         tridi_fail_slot *fail);
 
 typedef struct tridi_cpu_var_priv {
-  int lanes;            /* W: systems per group, one SIMD lane each (64 or 32 bytes of T) */
+  int lanes;            /* W: lanes per group, one SIMD lane each (64 or 32 bytes of T) */
   int64_t ngroups;
-  int64_t *sys;         /* ngroups * W system numbers (original order), -1 for an empty lane */
-  int64_t *gn;          /* ngroups: the longest system of each group */
+  /* INTERLEAVED: ngroups * W system numbers (storage order), -1 for an empty lane */
+  int64_t *sys;
+  /* PACKED: ngroups * W + 1 ascending system numbers: lane l of group g holds
+   * systems lsys[g W + l] .. lsys[g W + l + 1] - 1 (none when equal), whole and
+   * consecutive in storage order, so a group is one contiguous stretch of rows */
+  int64_t *lsys;
+  /* PACKED: bit p set where row p of the packed batch starts a system (and
+   * at p = total): each lane's K-row blocks take their first / last row masks
+   * from it (lanes cross system boundaries) */
+  unsigned char *starts;
+  int64_t *gn;          /* ngroups: the longest lane (PACKED rows, INTERLEAVED system) */
   int64_t *cost;        /* ngroups + 1: prefix sums of gn (the threads' shares) */
   int64_t prefetch;     /* rows ahead each lane's next rows are prefetched */
   int growth;           /* flag growth (plan->growth): TRIDI_INFO_INACCURATE */
-  int64_t strip_rows;   /* INTERLEAVED: c'/d' rows (of W lanes) of a thread's scratch: at
-                         * least the longest group, else the strip budget's */
-  size_t scratch_bytes; /* per thread: c', d' of one group (INTERLEAVED: strip_rows), the
-                         * tiles, a reference row buffer */
+  int64_t strip_rows;   /* c'/d' rows (of W lanes) of a thread's scratch: PACKED the lane
+                         * target (every lane's rows fit it); INTERLEAVED at least the
+                         * longest group, else the strip budget's */
+  size_t scratch_bytes; /* per thread: c', d' of strip_rows, the tiles, PACKED's row masks
+                         * and events, a reference row buffer */
   tridi_cpu_var_kernel_fn kernel;
 } tridi_cpu_var_priv;
 
