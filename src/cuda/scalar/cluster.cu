@@ -185,10 +185,7 @@ __device__ __forceinline__ void cluster_body(KParams p, int logG, int logP, int 
           }
         }
       }
-      if (!vec) {
-        auto ld = [&](int k, int j) -> T { return k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]]; };
-        chunk_resid<T, M>(ld, row0, n, nrows, x, xm, xp, mx);
-      }
+      if (!vec) chunk_resid_elems<T, M>(ptr, st, row0, n, nrows, x, xm, xp, mx);
 #pragma unroll
       for (int k = 0; k < kResMaxima; ++k) atomicMax(&slot[k * G + g], ResKey<T>::of(mx[k]));
     }

@@ -25,7 +25,8 @@
 namespace tridi_cuda {
 
 /* Non-negative T as an unsigned integer of its width, ordered as T (NaN
- * above Inf): maxima by integer atomicMax, exactly. */
+ * above Inf): maxima by integer atomicMax, exactly (chunk.cuh's 32-bit
+ * red_key keeps only an f64's high word, which would round R down). */
 template <typename T>
 struct ResKey;
 template <>
@@ -71,6 +72,18 @@ __device__ __forceinline__ void chunk_resid(const Load &ld, int64_t row, int64_t
       mx[3] = fmax_(mx[3], fabs(x[j]));
     }
   }
+}
+
+/* chunk_resid on rows read element by element: ptr / st from operand_rows
+ * at the chunk's row 0; __ldg for a, b, c, a plain load for d (x may be d) */
+template <typename T, int M>
+__device__ __forceinline__ void chunk_resid_elems(const T *(&ptr)[4], const int64_t (&st)[4],
+                                                  int64_t row, int64_t n, int64_t nrows,
+                                                  const T (&x)[M], T xm, T xp,
+                                                  T mx[kResMaxima]) {
+  chunk_resid<T, M>(
+      [&](int k, int j) -> T { return k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]]; },
+      row, n, nrows, x, xm, xp, mx);
 }
 
 /* The system's verdict from its maxima (keys) */

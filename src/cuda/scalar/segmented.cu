@@ -219,11 +219,10 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
         operand_rows<T>(p, soff, G, g, rbase + row0, ptr, st);
         T mx[kResMaxima] = {0, 0, 0, 0, 0};
         const int64_t left = nseg - row0;
-        auto ld = [&](int k, int j) -> T { return k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]]; };
         T x[M];
 #pragma unroll
         for (int j = 0; j < M; ++j) x[j] = chunk_x(cs, j, xF, xL);
-        chunk_resid<T, M>(ld, rbase + row0, n, left < M ? left : M, x, xm, xp, mx);
+        chunk_resid_elems<T, M>(ptr, st, rbase + row0, n, left < M ? left : M, x, xm, xp, mx);
         /* the segment's first and last unknowns against the reduced
          * system's, which the neighbouring segments took */
         if (hasprev && chunk == 0) mx[4] = fabs(xF - rx[2 * (int64_t)seg * nsys + sys]);
