@@ -99,18 +99,12 @@ void tridi_cpu_var_destroy(struct tridi_plan_s *plan) {
  * batch are empty.  Sets P->ngroups, P->lsys, P->gn, P->starts. */
 static tridi_status packed_lanes(const tridi_var_problem *v, tridi_cpu_var_priv *P, int W,
                                  int64_t rows) {
-  int64_t lanes = 0;
-  for (int64_t s = 0; s < v->nsys; ++lanes) {
-    const int64_t o = v->off[s];
-    do ++s;
-    while (s < v->nsys && v->off[s + 1] - o <= rows);
-  }
-  P->ngroups = (lanes + W - 1) / W;
-  P->lsys = malloc((size_t)(P->ngroups * W + 1) * sizeof *P->lsys);
-  P->gn = malloc((size_t)(P->ngroups > 0 ? P->ngroups : 1) * sizeof *P->gn);
+  /* one pass: at most nsys lanes, then the last group's empty lanes and
+   * the closing entry */
+  P->lsys = malloc((size_t)(v->nsys + W + 1) * sizeof *P->lsys);
   /* bits 0 .. total, and room for a 4-byte read at any row below total */
   P->starts = calloc((size_t)(v->total / 8 + 16), 1);
-  if (!P->lsys || !P->gn || !P->starts) return TRIDI_ERR_ALLOC;
+  if (!P->lsys || !P->starts) return TRIDI_ERR_ALLOC;
   int64_t j = 0;
   for (int64_t s = 0; s < v->nsys;) {
     const int64_t o = v->off[s];
@@ -118,7 +112,10 @@ static tridi_status packed_lanes(const tridi_var_problem *v, tridi_cpu_var_priv 
     do ++s;
     while (s < v->nsys && v->off[s + 1] - o <= rows);
   }
+  P->ngroups = (j + W - 1) / W;
   for (; j <= P->ngroups * W; ++j) P->lsys[j] = v->nsys;
+  P->gn = malloc((size_t)(P->ngroups > 0 ? P->ngroups : 1) * sizeof *P->gn);
+  if (!P->gn) return TRIDI_ERR_ALLOC;
   for (int64_t g = 0; g < P->ngroups; ++g) {
     int64_t m = 0;
     for (int l = 0; l < W; ++l) {

@@ -16,7 +16,6 @@ struct tridi_cpu_var_priv;
  * (see cpu_var_kernel_isa.inc). */
 #define TRIDI_CPU_VAR_UNROLL(bytes, packed) ((packed) ? 1 : (bytes) == 64 ? 4 : 2)
 
-
 /* Solve groups [g0, g1) on the calling thread; scratch: this thread's slice
  * of the workspace (priv->scratch_bytes, 64-byte aligned). */
 typedef void (*tridi_cpu_var_kernel_fn)(const struct tridi_plan_s *plan,
