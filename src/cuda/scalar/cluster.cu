@@ -156,12 +156,13 @@ __device__ __forceinline__ void cluster_body(KParams p, int logG, int logP, int 
     rs[tid] = xF;
     rp[tid] = xL;
     __syncthreads();
-    if (active && row0 < n) {
+    T mx[kResMaxima] = {0, 0, 0, 0, 0};
+    const bool on = active && row0 < n;
+    if (on) {
       const T xm = chunk > 0 ? rp[tid - G] : xnb[g * 2], xp = chunk < P - 1 ? rs[tid + G] : xnb[g * 2 + 1];
       const T *ptr[4];
       int64_t st[4];
       operand_rows<T>(p, soff, G, g, row0, ptr, st);
-      T mx[kResMaxima] = {0, 0, 0, 0, 0};
       const int64_t nrows = n - row0 < M ? n - row0 : M;
       bool vec = false;
       if constexpr (UNIT) { /* the rows again as direct_eliminate read them: 16-byte loads, one
@@ -186,9 +187,8 @@ __device__ __forceinline__ void cluster_body(KParams p, int logG, int logP, int 
         }
       }
       if (!vec) chunk_resid_elems<T, M>(ptr, st, row0, n, nrows, x, xm, xp, mx);
-#pragma unroll
-      for (int k = 0; k < kResMaxima; ++k) atomicMax(&slot[k * G + g], ResKey<T>::of(mx[k]));
     }
+    resid_fold<T>(slot, logG, g, mx, on);
   }
   /* cluster-wide breakdown: block 0 collects the blocks' rows after a full
    * barrier and, if a system broke down, re-checks it (reading d) before any
@@ -312,8 +312,13 @@ bool cluster_shape(ClusterPlan *cl, const Facts &f, int M, int threads, int64_t 
     if (!fn) return false;
     const size_t smem = cluster_smem(es, (int)G, (int)P, f.grow);
     if (smem > f.prop->sharedMemPerBlockOptin) continue;
+    /* the kernel without the growth check, for calls without an info array */
+    const void *plain = f.grow ? pick_cluster(f.f64, false, M, unit) : fn;
     cudaError_t e = allow_smem(fn, smem);
     if (e == cudaSuccess && K > 8) e = cudaFuncSetAttribute(fn, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+    if (e == cudaSuccess && plain != fn) e = allow_smem(plain, smem);
+    if (e == cudaSuccess && plain != fn && K > 8)
+      e = cudaFuncSetAttribute(plain, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
     if (e != cudaSuccess) {
       (void)cudaGetLastError();
       return false;
@@ -334,6 +339,7 @@ bool cluster_shape(ClusterPlan *cl, const Facts &f, int M, int threads, int64_t 
     cl->threads = (int)(G * P);
     cl->smem = smem;
     cl->func = fn;
+    cl->func_plain = plain;
     cl->grid = (unsigned)(tiles * K);
     snprintf(name, name_len, "cuda_thomas_pcr_cluster%s_m%d_g%d_p%d_k%d_%s", unit ? "_vec" : "", M, (int)G,
              (int)P, cl->K, f.tn);
@@ -361,7 +367,8 @@ cudaError_t launch_cluster(const CudaPlan &cp, KParams &kp, const tridi_args *, 
   void *argv[] = {&kp, &logG, &logP, &K};
   cudaLaunchAttribute attr;
   const cudaLaunchConfig_t cfg = cluster_config(&attr, K, cl.grid, (unsigned)cl.threads, cl.smem, stream);
-  return cudaLaunchKernelExC(&cfg, cl.func, argv);
+  /* without an info array nobody reads the check's verdict */
+  return cudaLaunchKernelExC(&cfg, kp.info ? cl.func : cl.func_plain, argv);
 }
 
 } /* namespace tridi_cuda */

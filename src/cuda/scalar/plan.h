@@ -110,10 +110,12 @@ struct SegPlan {
   int64_t nred; /* 2 S */
   size_t off_red[3], off_one, off_redinfo, off_ovf;
   size_t off_gmax; /* the residual check's maxima (growth detection), else 0 */
+  const void *tiles_plain; /* the tiles' kernel without the check: calls without info */
 };
 
 struct ClusterPlan {
   const void *func;
+  const void *func_plain; /* func without the growth check: calls without info */
   int logG, logP, K; /* K: blocks per cluster */
   int threads;
   size_t smem;

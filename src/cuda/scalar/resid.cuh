@@ -55,12 +55,17 @@ template <typename T, int M, typename Load>
 __device__ __forceinline__ void chunk_resid(const Load &ld, int64_t row, int64_t n, int64_t nrows,
                                             const T (&x)[M], T xm, T xp, T mx[kResMaxima],
                                             int j0 = 0, int j1 = M) {
+  /* only row 0 of the chunk can be the system's first, and the chunk's
+   * row jl its last (32-bit compares against the unrolled j) */
+  const bool row_first = row == 0;
+  const int jl = n - 1 - row < M ? (int)(n - 1 - row) : -1;
+  const int nr = (int)nrows;
 #pragma unroll
   for (int j = j0; j < j1; ++j) {
-    if (j < nrows) {
+    if (j < nr) {
       /* selects, not products with 0: a of row 0 and c of row n - 1 may be
        * anything, and so may the x beyond the system's ends */
-      const bool first = row + j == 0, last = row + j == n - 1;
+      const bool first = j == 0 && row_first, last = j == jl;
       const T a = first ? (T)0 : ld(0, j), b = ld(1, j);
       const T c = last ? (T)0 : ld(2, j), d = ld(3, j);
       const T xl = first ? (T)0 : (j > 0 ? x[j - 1] : xm);
@@ -84,6 +89,37 @@ __device__ __forceinline__ void chunk_resid_elems(const T *(&ptr)[4], const int6
   chunk_resid<T, M>(
       [&](int k, int j) -> T { return k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]]; },
       row, n, nrows, x, xm, xp, mx);
+}
+
+/* This thread's maxima folded into the block's keys slot[k G + g] (G = 1
+ * << logG systems a tile, g = threadIdx.x mod G), on: whether they count
+ * (else zero keys).  With one system a tile (G = 1) and 32-bit keys the
+ * warp first takes the maximum of its lanes' keys (one REDUX a key) and one
+ * lane does the shared atomicMax: 32 lanes on one word cost the f32
+ * cluster kernel about a quarter of its check's time (H200; the REDUX form:
+ * 0.597 -> 0.542 ms on f32 contiguous n = 10^4).  Otherwise each lane's
+ * atomic: xor-shuffle folds of G < 32 lanes and of 64-bit keys measured
+ * no gain, or a loss (f64 cluster 0.610 -> 0.653 ms; docs/perf-log.md).
+ * Every thread of the block calls it together (blocks of 2^k threads). */
+template <typename T>
+__device__ __forceinline__ void resid_fold(typename ResKey<T>::K *slot, int logG, int g,
+                                           const T (&mx)[kResMaxima], bool on) {
+  using Key = typename ResKey<T>::K;
+  if constexpr (sizeof(Key) == 4) {
+    if (logG == 0) {
+      const unsigned W = blockDim.x < 32 ? blockDim.x : 32;
+      const unsigned mask = W == 32 ? 0xffffffffu : (1u << W) - 1u;
+#pragma unroll
+      for (int k = 0; k < kResMaxima; ++k) {
+        const Key key = __reduce_max_sync(mask, on ? ResKey<T>::of(mx[k]) : (Key)0);
+        if ((threadIdx.x & 31) == 0 && key != 0) atomicMax(&slot[k], key);
+      }
+      return;
+    }
+  }
+  if (on)
+#pragma unroll
+    for (int k = 0; k < kResMaxima; ++k) atomicMax(&slot[k * (1 << logG) + g], ResKey<T>::of(mx[k]));
 }
 
 /* The system's verdict from its maxima (keys) */

@@ -136,15 +136,22 @@ __global__ void __launch_bounds__(256) tridi_seg_reduce(KParams p, SegParams sp,
 /* Chunk rows [row0, row0 + M) of a segment starting at row rbase (the
  * direct kernel's loads), the neighbours' unknowns uprev = x_{rbase-1} and
  * unext = x_{rbase+R} folded into d of the segment's first and last rows;
- * row0 and neff are local to the segment. */
+ * row0 and neff are local to the segment.  stash (non-null): every element
+ * read (rows < neff) also goes to stash[(k M + j) blockDim.x + tid], as
+ * read, for the residual check (consecutive threads, consecutive words). */
 template <typename T, int M>
 __device__ __forceinline__ void seg_eliminate(const KParams &p, const int64_t *soff, int G, int g,
                                               int64_t rbase, int64_t row0, int64_t neff, bool hasprev,
-                                              bool hasnext, T uprev, T unext, ChunkState<T, M> &cs) {
+                                              bool hasnext, T uprev, T unext, ChunkState<T, M> &cs,
+                                              T *stash = nullptr) {
   const T *ptr[4];
   int64_t st[4];
   operand_rows<T>(p, soff, G, g, rbase + row0, ptr, st);
-  auto raw = [&](int k, int j) -> T { return k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]]; };
+  auto raw = [&](int k, int j) -> T {
+    const T v = k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]];
+    if (stash) stash[(k * M + j) * blockDim.x + threadIdx.x] = v;
+    return v;
+  };
   const bool first = hasprev && row0 == 0, last = hasnext && row0 + M == neff;
   auto ld = [&](int k, int j) -> T {
     T v = raw(k, j);
@@ -158,10 +165,15 @@ __device__ __forceinline__ void seg_eliminate(const KParams &p, const int64_t *s
 /* Step 3: tile t (reverse order) is segment t mod S of the G systems
  * (t / S) G...; P chunks of M rows a system, R = P M.  GROW: the residual
  * check (resid.cuh), the tile's maxima in kResMaxima G shared keys, then
- * one atomic a key and system into sp.gmax. */
-template <typename T, int M, bool GROW>
+ * one atomic a key and system into sp.gmax.  STASH (with GROW, where a
+ * tile's rows are narrower than a line: seg_shape): the rows
+ * as the elimination read them kept in shared memory for the check (4 M
+ * elements a thread) instead of read again from L1/L2, whose latency the
+ * check's phase otherwise waits on once more. */
+template <typename T, int M, bool GROW, bool STASH>
 __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     tridi_thomas_pcr_seg(KParams p, SegParams sp, int logG, int P) {
+  static_assert(GROW || !STASH, "the stash serves the residual check");
   using Key = typename ResKey<T>::K;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   const int G = 1 << logG;
@@ -171,6 +183,7 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
   T *rp = rs + (size_t)2 * G * P;
   T *rq = rp + (size_t)2 * G * P;
   Key *slot = (Key *)(rq + (size_t)2 * G * P); /* GROW: [kResMaxima][G] */
+  T *stash = (T *)(slot + kResMaxima * G);      /* STASH: [4][M][blockDim.x] */
   const int g = tid & (G - 1);
   const int chunk = tid >> logG;
   const int64_t n = p.n, nsys = p.nsys;
@@ -198,7 +211,8 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
     if (active && hasprev) uprev = rx[(2 * (int64_t)seg - 1) * nsys + sys];
     if (active && hasnext) unext = rx[(2 * (int64_t)seg + 2) * nsys + sys];
     ChunkState<T, M> cs;
-    seg_eliminate<T, M>(p, soff, G, g, rbase, row0, neff, hasprev, hasnext, uprev, unext, cs);
+    seg_eliminate<T, M>(p, soff, G, g, rbase, row0, neff, hasprev, hasnext, uprev, unext, cs,
+                        STASH ? stash : nullptr);
     pcr_reduced<T>(rs, rp, rq, g, G, 2 * chunk, 2 * P, cs.sF, cs.pF, cs.qF, cs.sL, cs.pL, cs.qL);
     const T xF = cs.qF, xL = cs.qL;
     const T xfin = chunk_xfin<T, M>(cs, row0, neff, xF, xL);
@@ -212,25 +226,30 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
       rs[tid] = xF;
       rp[tid] = xL;
       __syncthreads();
-      if (active && row0 < nseg) {
+      T mx[kResMaxima] = {0, 0, 0, 0, 0};
+      const bool on = active && row0 < nseg;
+      if (on) {
         const T xm = chunk > 0 ? rp[tid - G] : uprev, xp = chunk < P - 1 ? rs[tid + G] : unext;
-        const T *ptr[4];
-        int64_t st[4];
-        operand_rows<T>(p, soff, G, g, rbase + row0, ptr, st);
-        T mx[kResMaxima] = {0, 0, 0, 0, 0};
-        const int64_t left = nseg - row0;
+        const int64_t left = nseg - row0, nrows = left < M ? left : M;
         T x[M];
 #pragma unroll
         for (int j = 0; j < M; ++j) x[j] = chunk_x(cs, j, xF, xL);
-        chunk_resid_elems<T, M>(ptr, st, rbase + row0, n, left < M ? left : M, x, xm, xp, mx);
+        if constexpr (STASH) {
+          chunk_resid<T, M>([&](int k, int j) -> T { return stash[(k * M + j) * blockDim.x + tid]; },
+                            rbase + row0, n, nrows, x, xm, xp, mx);
+        } else {
+          const T *ptr[4];
+          int64_t st[4];
+          operand_rows<T>(p, soff, G, g, rbase + row0, ptr, st);
+          chunk_resid_elems<T, M>(ptr, st, rbase + row0, n, nrows, x, xm, xp, mx);
+        }
         /* the segment's first and last unknowns against the reduced
          * system's, which the neighbouring segments took */
         if (hasprev && chunk == 0) mx[4] = fabs(xF - rx[2 * (int64_t)seg * nsys + sys]);
         if (hasnext && row0 + M == nseg)
           mx[4] = fmax_(mx[4], fabs(xL - rx[(2 * (int64_t)seg + 1) * nsys + sys]));
-#pragma unroll
-        for (int k = 0; k < kResMaxima; ++k) atomicMax(&slot[k * G + g], ResKey<T>::of(mx[k]));
       }
+      resid_fold<T>(slot, logG, g, mx, on);
       __syncthreads();
       for (int i = tid; i < kResMaxima * G; i += blockDim.x) {
         const int gg = i & (G - 1), k = i >> logG;
@@ -268,12 +287,23 @@ __global__ void tridi_seg_info(KParams p, SegParams sp) {
 }
 
 template <typename T>
-const void *pick_seg(int M, bool grow) {
-  return by_m<T>(M, [grow](auto m) {
-    return grow ? (const void *)tridi_thomas_pcr_seg<T, decltype(m)::value, true>
-                : (const void *)tridi_thomas_pcr_seg<T, decltype(m)::value, false>;
+const void *pick_seg(int M, bool grow, bool stash) {
+  return by_m<T>(M, [grow, stash](auto m) {
+    constexpr int MM = decltype(m)::value;
+    return !grow  ? (const void *)tridi_thomas_pcr_seg<T, MM, false, false>
+           : stash ? (const void *)tridi_thomas_pcr_seg<T, MM, true, true>
+                   : (const void *)tridi_thomas_pcr_seg<T, MM, true, false>;
   });
 }
+
+/* The stash of the check (STASH) while a block's shared memory stays
+ * within the 48 KiB every device gives without opting in (a build with
+ * -DTRIDI_CUDA_SEG_STASH_MAX=0 reads the rows again instead: the A/B of
+ * docs/perf-log.md) */
+#ifndef TRIDI_CUDA_SEG_STASH_MAX
+#define TRIDI_CUDA_SEG_STASH_MAX (48 * 1024)
+#endif
+constexpr size_t kSegStashMax = TRIDI_CUDA_SEG_STASH_MAX;
 
 /* Segments of R = the row's rows (doubled until the 2 S reduced rows fit a
  * direct-kernel row of the table), tiles of M rows a thread.  Sets the
@@ -302,8 +332,17 @@ bool seg_shape(SegPlan *sg, struct tridi_plan_s *plan, const tridi_cuda_tile *st
   const int64_t ntiles = (nsys + (1 << sg->tiles.logG) - 1) / (1 << sg->tiles.logG) * sg->S;
   if (ntiles >= (1ll << 31)) return false;
   const bool grow = plan->growth != 0;
-  sg->tiles.func = f64 ? pick_seg<double>(M, grow) : pick_seg<float>(M, grow);
   if (grow) sg->tiles.smem += (size_t)kResMaxima * ((size_t)1 << sg->tiles.logG) * es;
+  /* the stash where a tile's rows are narrower than a 128-byte line (G es <
+   * 128): the re-read then moves whole sectors for part of their bytes from
+   * L2; with whole lines it is cheap and the stash's shared stores cost
+   * more than they save (H200, docs/perf-log.md) */
+  const size_t stash = (size_t)4 * M * sg->tiles.threads * es;
+  const bool narrow = ((size_t)1 << sg->tiles.logG) * es < 128;
+  const bool use_stash = grow && narrow && sg->tiles.smem + stash <= kSegStashMax;
+  if (use_stash) sg->tiles.smem += stash;
+  sg->tiles.func = f64 ? pick_seg<double>(M, grow, use_stash) : pick_seg<float>(M, grow, use_stash);
+  sg->tiles_plain = f64 ? pick_seg<double>(M, false, false) : pick_seg<float>(M, false, false);
   sg->tiles.grid = (unsigned)(ntiles < 0x7fffffffll ? ntiles : 0x7fffffffll);
   /* reduced systems */
   if (!direct_shape(&sg->red, sg->nred, nsys, rt->m, rt->threads, es)) return false;
@@ -361,7 +400,10 @@ cudaError_t launch_segmented(const CudaPlan &cp, KParams &kp, const tridi_args *
   sp.one = ws + sg.off_one;
   sp.redinfo = (int32_t *)(ws + sg.off_redinfo);
   sp.ovf = (int32_t *)(ws + sg.off_ovf);
-  sp.gmax = sg.off_gmax ? ws + sg.off_gmax : NULL;
+  /* without an info array nobody reads the check's verdict: the tiles'
+   * kernel without it */
+  const bool check = sg.off_gmax && args->info;
+  sp.gmax = check ? ws + sg.off_gmax : NULL;
   sp.R = sg.R;
   sp.S = sg.S;
   sp.sdiv = sg.sdiv;
@@ -394,7 +436,8 @@ cudaError_t launch_segmented(const CudaPlan &cp, KParams &kp, const tridi_args *
   if (e == cudaSuccess) {
     int lg = sg.tiles.logG, P = sg.tiles.P;
     void *argv[] = {&kp, &sp, &lg, &P};
-    e = cudaLaunchKernel(sg.tiles.func, dim3(sg.tiles.grid), dim3(sg.tiles.threads), argv, sg.tiles.smem, stream);
+    e = cudaLaunchKernel(check || !sg.off_gmax ? sg.tiles.func : sg.tiles_plain, dim3(sg.tiles.grid),
+                         dim3(sg.tiles.threads), argv, sg.tiles.smem, stream);
   }
   if (e == cudaSuccess && args->info) {
     const int64_t blocks64 = (nsys + 255) / 256;
