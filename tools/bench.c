@@ -428,7 +428,8 @@ bad:
 static int wants_fft(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--problem=fft") == 0) return 1;
-    if (strcmp(argv[i], "--problem") == 0 && i + 1 < argc && strcmp(argv[i + 1], "fft") == 0) return 1;
+    if (strcmp(argv[i], "--problem") == 0 && i + 1 < argc && strcmp(argv[i + 1], "fft") == 0)
+      return 1;
   }
   return 0;
 }

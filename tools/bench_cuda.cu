@@ -35,7 +35,8 @@ DevBufs g_dev;
 
 int check(cudaError_t e, const char *what, const bench_opts *o) {
   if (e == cudaSuccess) return 0;
-  if (o == nullptr || o->verbose) fprintf(stderr, "tridi bench (cuda): %s: %s\n", what, cudaGetErrorString(e));
+  if (o == nullptr || o->verbose)
+    fprintf(stderr, "tridi bench (cuda): %s: %s\n", what, cudaGetErrorString(e));
   return 1;
 }
 
@@ -58,12 +59,14 @@ size_t case_bytes(const bench_case *bc) {
 
 } /* namespace */
 
-extern "C" int bench_cuda_upload(const bench_case *bc, const bench_data *data, const bench_opts *o) {
+extern "C" int bench_cuda_upload(const bench_case *bc, const bench_data *data,
+                                 const bench_opts *o) {
   if (ensure_bufs(case_bytes(bc), o)) return 1;
   const void *src[5] = {data->a, data->b, data->c, data->d, data->x};
   for (int k = 0; k < 5; ++k) {
     const size_t bytes = (size_t)bc->alloc_elems[k] * tridi_dtype_size(bc->dtype);
-    if (check(cudaMemcpy(g_dev.op[k], src[k], bytes, cudaMemcpyHostToDevice), "upload", o)) return 1;
+    if (check(cudaMemcpy(g_dev.op[k], src[k], bytes, cudaMemcpyHostToDevice), "upload", o))
+      return 1;
   }
   return 0;
 }
@@ -119,7 +122,8 @@ double median_ms(double *v, int k) { return bench_median(v, k); }
 double cuda_copy_gbps(size_t bytes, const bench_opts *opts) {
   bytes = (bytes / 2 + 255) / 256 * 256;
   void *src = nullptr, *dst = nullptr;
-  if (check(cudaMalloc(&src, bytes), "cudaMalloc", opts) || check(cudaMalloc(&dst, bytes), "cudaMalloc", opts)) {
+  if (check(cudaMalloc(&src, bytes), "cudaMalloc", opts) ||
+      check(cudaMalloc(&dst, bytes), "cudaMalloc", opts)) {
     cudaFree(src);
     return -1.0;
   }
@@ -251,7 +255,8 @@ int cuda_run_case(const bench_case *bc, const bench_opts *opts, const bench_data
     st = TRIDI_ERR_DEVICE;
   }
   res->status = st;
-  if (st == TRIDI_SUCCESS && bench_cuda_download_x(bc, data, d[4], opts)) res->status = TRIDI_ERR_DEVICE;
+  if (st == TRIDI_SUCCESS && bench_cuda_download_x(bc, data, d[4], opts))
+    res->status = TRIDI_ERR_DEVICE;
   free(t);
   cudaEventDestroy(e0);
   cudaEventDestroy(e1);
