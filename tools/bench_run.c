@@ -380,18 +380,22 @@ int bench_run(const bench_config *cfg) {
            copy0, (double)refb / 1048576.0,
            r->backend == TRIDI_BACKEND_CPU ? "last-level cache" : "L2", (double)cache / 1048576.0,
            cache > 0 ? "" : ": unknown");
+    /* the CPU stream kernel is chosen at run time (non-temporal stores where
+     * the ISA has them); the GPU's kernel writes x with plain stores */
+    const int host = r->backend == TRIDI_BACKEND_CPU;
     if (r->stream_gbps)
       printf("# stream limit %.1f GB/s at the start (read 4 arrays, write 1 with %s stores, "
-             "%.0f MiB; last-level cache %.0f MiB), and again before every case (column "
+             "%.0f MiB; %s %.0f MiB%s), and again before every case (column "
              "stream: %%strm uses it)\n",
-             stream0, bench_stream_kind(), (double)refb / 1048576.0,
-             (double)bench_llc_bytes() / 1048576.0);
+             stream0, host ? bench_stream_kind() : "plain", (double)refb / 1048576.0,
+             host ? "last-level cache" : "L2",
+             (double)(host ? bench_llc_bytes() : cache) / 1048576.0,
+             host || cache > 0 ? "" : ": unknown");
     printf("# working set %.0f MiB per case; residual bound 4*max(n,8)*eps\n", cfg->size_mb);
     /* A case that fits in the last-level cache runs from the cache while the
      * copy reference (ref_bytes: several times the cache) streams from
      * memory: its %copy measures the cache and may exceed 100. */
-    const double llc_mb =
-        r->backend == TRIDI_BACKEND_CPU ? (double)bench_llc_bytes() / 1048576.0 : 0;
+    const double llc_mb = host ? (double)bench_llc_bytes() / 1048576.0 : 0;
     if (cfg->size_mb <= llc_mb)
       printf("# note: the working set fits in the last-level cache (%.0f MiB): the cases are "
              "cache-resident and %%copy (against a copy from memory) can exceed 100\n", llc_mb);
