@@ -5,8 +5,8 @@ One column of panels per problem kind and layout; top row GB/s, bottom row %
 of the copy bandwidth measured in the same run.  One line per backend/dtype
 (solid: tridi, dashed: each baseline of that backend, e.g. LAPACK ?gtsv or
 cuSPARSE), a dotted line at each backend's copy bandwidth and a dashed one at
-the CPU stream limit.  The launch-bound case is not plotted (it is a time, see
-the table).  With several algorithms (--alg), tridi's line is the auto row.
+its stream limit.  The launch-bound case is not plotted (it is a time, see the
+table).  With several algorithms (--alg), tridi's line is the auto row.
 
     python3 scripts/plot_bench.py bench/results/cpu-2026-11-21.csv -o cpu.png
     python3 scripts/plot_bench.py cpu.csv gpu.csv -o all.png --title "..."

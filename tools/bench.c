@@ -25,10 +25,10 @@ static void usage(FILE *f) {
           "\n"
           "Verify and benchmark tridi on this machine: effective bandwidth\n"
           "(words per unknown * unknowns * sizeof(T) / time; 5 words for scalar\n"
-          "systems) against the copy bandwidth and, on the CPU, the stream limit\n"
-          "measured in the same run, the relative residual of every system, and\n"
-          "baselines (LAPACK ?gtsv per system on the CPU, cuSPARSE on the GPU) on the\n"
-          "same data.\n"
+          "systems) against the copy bandwidth and the stream limit (one pass that\n"
+          "reads four arrays and writes one) measured in the same run, the relative\n"
+          "residual of every system, and baselines (LAPACK ?gtsv per system on the\n"
+          "CPU, cuSPARSE on the GPU) on the same data.\n"
           "\n"
           "options:\n"
           "  --problem NAME    problem kind:");
@@ -428,7 +428,8 @@ bad:
 static int wants_fft(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--problem=fft") == 0) return 1;
-    if (strcmp(argv[i], "--problem") == 0 && i + 1 < argc && strcmp(argv[i + 1], "fft") == 0) return 1;
+    if (strcmp(argv[i], "--problem") == 0 && i + 1 < argc && strcmp(argv[i + 1], "fft") == 0)
+      return 1;
   }
   return 0;
 }

@@ -22,8 +22,8 @@
  *           on the CPU, for any kind; the scalar kind's cuSPARSE calls on the
  *           GPU), checked the same way;
  *   driver  GB/s = words_per_unknown * unknowns * sizeof(T) / time, % of the
- *           copy (and, on the CPU, of the stream limit) measured right before
- *           the case, speed-ups; table and CSV.
+ *           copy and of the stream limit measured right before the case,
+ *           speed-ups; table and CSV.
  *
  * Adding a kind: a bench_kind row (tools/bench_<kind>.c) and its entry in
  * bench_kinds[] (tools/bench_kinds.c); the driver and the runners do not
@@ -183,7 +183,9 @@ typedef struct bench_runner {
    *  bytes (half read, half written), read + write counted; <= 0 on failure. */
   double (*copy_gbps)(size_t bytes, const bench_opts *opts);
   /** The stream limit in GB/s: one pass reading four arrays and writing one
-   *  (non-temporal stores), `bytes` bytes in all.  NULL: not measured. */
+   *  (CPU: non-temporal stores where the ISA has them; GPU: plain stores),
+   *  `bytes` bytes in all, 5 arrays counted; <= 0 on failure.  NULL: not
+   *  measured. */
   double (*stream_gbps)(size_t bytes, const bench_opts *opts);
   /** Time tridi on the case (kind->make_desc); leave x in data->x; fill the
    *  (runner) fields.  Returns 0 on success. */

@@ -1,10 +1,10 @@
 /* CUDA runner of `tridi bench` (tools/bench.h): tridi on TRIDI_BACKEND_CUDA
  * for any kind (the kind makes the descriptor), the device copy bandwidth
  * (cudaMemcpy device-to-device and a float4 copy kernel, the higher one is
- * the reference), and the device buffers the kinds' GPU baselines share
- * (tools/bench_cuda.h; the scalar kind's cuSPARSE calls are in
- * tools/bench_cusparse.cu).  No stream limit is measured on the GPU: its
- * reference is the copy.
+ * the reference), the device stream limit (one pass that reads four arrays
+ * and writes one: the traffic of a tridiagonal solve), and the device
+ * buffers the kinds' GPU baselines share (tools/bench_cuda.h; the scalar
+ * kind's cuSPARSE calls are in tools/bench_cusparse.cu).
  *
  * Times are CUDA-event times of the device work, median of opts->reps; the
  * launch-bound case is timed as a back-to-back loop of executes (host launch
@@ -35,7 +35,8 @@ DevBufs g_dev;
 
 int check(cudaError_t e, const char *what, const bench_opts *o) {
   if (e == cudaSuccess) return 0;
-  if (o == nullptr || o->verbose) fprintf(stderr, "tridi bench (cuda): %s: %s\n", what, cudaGetErrorString(e));
+  if (o == nullptr || o->verbose)
+    fprintf(stderr, "tridi bench (cuda): %s: %s\n", what, cudaGetErrorString(e));
   return 1;
 }
 
@@ -58,12 +59,14 @@ size_t case_bytes(const bench_case *bc) {
 
 } /* namespace */
 
-extern "C" int bench_cuda_upload(const bench_case *bc, const bench_data *data, const bench_opts *o) {
+extern "C" int bench_cuda_upload(const bench_case *bc, const bench_data *data,
+                                 const bench_opts *o) {
   if (ensure_bufs(case_bytes(bc), o)) return 1;
   const void *src[5] = {data->a, data->b, data->c, data->d, data->x};
   for (int k = 0; k < 5; ++k) {
     const size_t bytes = (size_t)bc->alloc_elems[k] * tridi_dtype_size(bc->dtype);
-    if (check(cudaMemcpy(g_dev.op[k], src[k], bytes, cudaMemcpyHostToDevice), "upload", o)) return 1;
+    if (check(cudaMemcpy(g_dev.op[k], src[k], bytes, cudaMemcpyHostToDevice), "upload", o))
+      return 1;
   }
   return 0;
 }
@@ -119,7 +122,8 @@ double median_ms(double *v, int k) { return bench_median(v, k); }
 double cuda_copy_gbps(size_t bytes, const bench_opts *opts) {
   bytes = (bytes / 2 + 255) / 256 * 256;
   void *src = nullptr, *dst = nullptr;
-  if (check(cudaMalloc(&src, bytes), "cudaMalloc", opts) || check(cudaMalloc(&dst, bytes), "cudaMalloc", opts)) {
+  if (check(cudaMalloc(&src, bytes), "cudaMalloc", opts) ||
+      check(cudaMalloc(&dst, bytes), "cudaMalloc", opts)) {
     cudaFree(src);
     return -1.0;
   }
@@ -161,6 +165,83 @@ double cuda_copy_gbps(size_t bytes, const bench_opts *opts) {
   cudaFree(src);
   cudaFree(dst);
   return best;
+}
+
+/* x = (a + b) + (c + d) on float4 elements, grid-stride: four arrays read
+ * through the read-only path and one written with plain stores, the
+ * traffic of a tridiagonal solve (read a, b, c, d; write x) in one pass */
+__global__ void stream4_f4(const float4 *__restrict__ a, const float4 *__restrict__ b,
+                           const float4 *__restrict__ c, const float4 *__restrict__ d,
+                           float4 *__restrict__ x, size_t n4) {
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4;
+       i += (size_t)gridDim.x * blockDim.x) {
+    const float4 p = __ldg(a + i), q = __ldg(b + i), r = __ldg(c + i), s = __ldg(d + i);
+    x[i] = make_float4((p.x + q.x) + (r.x + s.x), (p.y + q.y) + (r.y + s.y),
+                       (p.z + q.z) + (r.z + s.z), (p.w + q.w) + (r.w + s.w));
+  }
+}
+
+/* The stream limit: `bytes` split into five arrays (each a multiple of 256
+ * bytes, so each 256-byte aligned), four read and one written, 5 arrays
+ * counted per pass.  Three launch shapes of the same kernel, the highest is
+ * the reference: the copy kernel's (sms * 8 blocks of 512: more blocks than
+ * an SM holds at once, so they run in waves), one resident wave (sms times
+ * the blocks of 256 an SM holds: every SM full, no tail), and a full grid of
+ * one float4 per thread (the loop runs once; blocks retire and new ones
+ * start).  On the default stream, as the copy; two untimed passes, then the
+ * median of max(10, reps); -1.0 on any CUDA error. */
+double cuda_stream_gbps(size_t bytes, const bench_opts *opts) {
+  size_t arr = (bytes / 5 + 255) / 256 * 256;
+  if (arr == 0) arr = 256;
+  const size_t n4 = arr / 16;
+  const int reps = opts->reps < 10 ? 10 : opts->reps;
+  double *t = (double *)malloc(sizeof(double) * (size_t)reps);
+  char *buf = nullptr;
+  cudaEvent_t e0 = nullptr, e1 = nullptr;
+  int dev = 0, sms = 0, per_sm = 0;
+  bool ok = t != nullptr && !check(cudaMalloc(&buf, 5 * arr), "cudaMalloc", opts) &&
+            !check(cudaMemset(buf, 1, 5 * arr), "cudaMemset", opts) &&
+            !check(cudaEventCreate(&e0), "cudaEventCreate", opts) &&
+            !check(cudaEventCreate(&e1), "cudaEventCreate", opts) &&
+            !check(cudaGetDevice(&dev), "cudaGetDevice", opts) &&
+            !check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev),
+                   "cudaDeviceGetAttribute", opts) &&
+            !check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, stream4_f4, 256, 0),
+                   "cudaOccupancyMaxActiveBlocksPerMultiprocessor", opts);
+  const size_t full = (n4 + 255) / 256;
+  const struct {
+    unsigned blocks, threads;
+  } shape[3] = {{(unsigned)sms * 8u, 512u},
+                {(unsigned)sms * (unsigned)(per_sm > 0 ? per_sm : 1), 256u},
+                {full < 0x7fffffffu ? (unsigned)full : 0x7fffffffu, 256u}};
+  double g[3] = {-1.0, -1.0, -1.0}, best = -1.0;
+  const float4 *in = (const float4 *)buf;
+  float4 *out = (float4 *)(buf + 4 * arr);
+  for (int m = 0; m < 3 && ok; ++m) {
+    for (int r = -2; r < reps && ok; ++r) { /* r < 0: untimed */
+      float ms = 0;
+      cudaEventRecord(e0);
+      stream4_f4<<<shape[m].blocks, shape[m].threads>>>(in, in + n4, in + 2 * n4, in + 3 * n4,
+                                                         out, n4);
+      cudaEventRecord(e1);
+      ok = !check(cudaGetLastError(), "stream kernel", opts) &&
+           !check(cudaEventSynchronize(e1), "stream kernel", opts) &&
+           !check(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime", opts);
+      if (r >= 0) t[r] = ms;
+    }
+    if (ok) g[m] = 5.0 * (double)arr / (median_ms(t, reps) * 1e-3) / 1e9;
+    if (g[m] > best) best = g[m];
+  }
+  if (ok)
+    fprintf(stderr, "# cuda stream limit: copy-kernel grid %.1f GB/s, one wave %.1f GB/s, "
+                    "float4 per thread %.1f GB/s (read 4 arrays, write 1, %.0f MiB each; "
+                    "median of %d); the highest is the reference\n",
+            g[0], g[1], g[2], (double)arr / 1048576.0, reps);
+  free(t);
+  if (e0) cudaEventDestroy(e0);
+  if (e1) cudaEventDestroy(e1);
+  cudaFree(buf);
+  return ok ? best : -1.0;
 }
 
 int make_plan(const bench_case *bc, const bench_opts *opts, tridi_plan *plan, tridi_status *st) {
@@ -261,7 +342,8 @@ int cuda_run_case(const bench_case *bc, const bench_opts *opts, const bench_data
     st = TRIDI_ERR_DEVICE;
   }
   res->status = st;
-  if (st == TRIDI_SUCCESS && bench_cuda_download_x(bc, data, d[4], opts)) res->status = TRIDI_ERR_DEVICE;
+  if (st == TRIDI_SUCCESS && bench_cuda_download_x(bc, data, d[4], opts))
+    res->status = TRIDI_ERR_DEVICE;
   free(t);
   cudaFree(info);
   cudaEventDestroy(e0);
@@ -275,6 +357,6 @@ int cuda_run_case(const bench_case *bc, const bench_opts *opts, const bench_data
 
 extern "C" const bench_runner bench_runner_cuda = {
     "cuda",         TRIDI_BACKEND_CUDA, cuda_available, cuda_device_name, cuda_copy_gbps,
-    nullptr, /* no stream limit: the copy is the GPU's reference */
+    cuda_stream_gbps,
     cuda_run_case,  nullptr,        cuda_l2_bytes,
 };

@@ -38,8 +38,10 @@ static void print_row(const bench_runner *r, const bench_case *bc, const bench_r
   char t1[32], t2[32], sp[32], st[16], ps[16];
   fmt_time(t1, sizeof t1, res->ms, bc->launch);
   fmt_time(t2, sizeof t2, res->baseline[0] ? res->baseline_ms : NAN, bc->launch);
-  if (res->baseline[0] && res->speedup == res->speedup) snprintf(sp, sizeof sp, "%.2fx", res->speedup);
-  else snprintf(sp, sizeof sp, "-");
+  if (res->baseline[0] && res->speedup == res->speedup)
+    snprintf(sp, sizeof sp, "%.2fx", res->speedup);
+  else
+    snprintf(sp, sizeof sp, "-");
   fmt_num(st, sizeof st, "%.1f", stream);
   fmt_num(ps, sizeof ps, "%.1f", res->pct_stream);
   printf("%-5s %-4s %-12s %6lld %9lld %-10s %-7s %12s %8.1f %7.1f %6.1f %7s %6s %9.2e %-13s %12s "
@@ -257,7 +259,8 @@ static void run_algs(sweep *S, const bench_case *bc, double copy, double stream)
   }
   if (nvar > 1 && best_alg[0]) {
     if (auto_gbps == auto_gbps)
-      printf("# fastest: %s %.1f GB/s; auto %.2f of it\n", best_alg, best_gbps, auto_gbps / best_gbps);
+      printf("# fastest: %s %.1f GB/s; auto %.2f of it\n", best_alg, best_gbps,
+             auto_gbps / best_gbps);
     else
       printf("# fastest: %s %.1f GB/s\n", best_alg, best_gbps);
   }
@@ -377,17 +380,22 @@ int bench_run(const bench_config *cfg) {
            copy0, (double)refb / 1048576.0,
            r->backend == TRIDI_BACKEND_CPU ? "last-level cache" : "L2", (double)cache / 1048576.0,
            cache > 0 ? "" : ": unknown");
+    /* the CPU stream kernel is chosen at run time (non-temporal stores where
+     * the ISA has them); the GPU's kernel writes x with plain stores */
+    const int host = r->backend == TRIDI_BACKEND_CPU;
     if (r->stream_gbps)
       printf("# stream limit %.1f GB/s at the start (read 4 arrays, write 1 with %s stores, "
-             "%.0f MiB; last-level cache %.0f MiB), and again before every case (column "
+             "%.0f MiB; %s %.0f MiB%s), and again before every case (column "
              "stream: %%strm uses it)\n",
-             stream0, bench_stream_kind(), (double)refb / 1048576.0,
-             (double)bench_llc_bytes() / 1048576.0);
+             stream0, host ? bench_stream_kind() : "plain", (double)refb / 1048576.0,
+             host ? "last-level cache" : "L2",
+             (double)(host ? bench_llc_bytes() : cache) / 1048576.0,
+             host || cache > 0 ? "" : ": unknown");
     printf("# working set %.0f MiB per case; residual bound 4*max(n,8)*eps\n", cfg->size_mb);
     /* A case that fits in the last-level cache runs from the cache while the
      * copy reference (ref_bytes: several times the cache) streams from
      * memory: its %copy measures the cache and may exceed 100. */
-    const double llc_mb = r->backend == TRIDI_BACKEND_CPU ? (double)bench_llc_bytes() / 1048576.0 : 0;
+    const double llc_mb = host ? (double)bench_llc_bytes() / 1048576.0 : 0;
     if (cfg->size_mb <= llc_mb)
       printf("# note: the working set fits in the last-level cache (%.0f MiB): the cases are "
              "cache-resident and %%copy (against a copy from memory) can exceed 100\n", llc_mb);
