@@ -33,7 +33,7 @@ namespace {
 __host__ __device__ constexpr size_t cluster_smem(size_t es, int G, int P, bool grow) {
   return (size_t)G * 5 * 8 + (size_t)G * 8 + 16 +
          es * ((size_t)G * 8 + (size_t)G * 2 + (size_t)10 * G * P +
-               (grow ? (size_t)(2 + kResMaxima) * G : 0));
+               (grow ? (size_t)(2 + 2 * kResMaxima) * G : 0));
 }
 
 /* The kernel's body (the two kernels below) */
@@ -57,6 +57,7 @@ __device__ __forceinline__ void cluster_body(KParams p, int logG, int logP, int 
   T *xnb = rv + (size_t)2 * G * P;                       /* GROW: [G][2] L of block rank - 1, F of rank + 1 */
   using Key = typename ResKey<T>::K;
   Key *slot = (Key *)(xnb + (size_t)2 * G);              /* GROW: [kResMaxima][G] */
+  Key *cslot = slot + kResMaxima * G;                    /* GROW, block 0: the cluster's keys */
   const int g = tid & (G - 1);
   const int chunk = tid >> logG;
   const int64_t n = p.n;
@@ -67,7 +68,7 @@ __device__ __forceinline__ void cluster_body(KParams p, int logG, int logP, int 
   if (tid < 2 * G) badrow[tid] = -1; /* own rows; cluster-wide worst rows */
   if (tid == 0) flag[0] = 0;
   if (GROW) {
-    for (int i = tid; i < kResMaxima * G; i += blockDim.x) slot[i] = 0;
+    for (int i = tid; i < 2 * kResMaxima * G; i += blockDim.x) slot[i] = 0;
     for (int i = tid; i < 2 * G; i += blockDim.x) xnb[i] = 0;
   }
   __syncthreads();
@@ -194,13 +195,26 @@ __device__ __forceinline__ void cluster_body(KParams p, int logG, int logP, int 
    * barrier and, if a system broke down, re-checks it (reading d) before any
    * block stores x (in place, x is d).  The flag is uniform over the block. */
   cluster_sync(); /* also: every block has gathered the rows above */
-  /* every (block, system) pair read by its own thread, all in flight at once */
+  /* every (block, system) pair read by its own thread, all in flight at
+   * once; GROW: block 0 also folds every block's keys into cslot (one
+   * thread reading the K blocks' keys in turn cost the f64 kernel, K = 16,
+   * a sixth of its time: H200, docs/perf-log.md) */
   for (int e = tid; e < G * K; e += blockDim.x) {
     const int r = e >> logG, gg = e & (G - 1);
     const int b = *cluster_map(badrow + gg, (unsigned)r);
     if (b >= 0) {
       atomicMax(&badrow[G + gg], b);
       flag[0] = 1;
+    }
+    if constexpr (GROW) {
+      if (rank == 0 && p.info) {
+        Key v[kResMaxima];
+#pragma unroll
+        for (int j = 0; j < kResMaxima; ++j) v[j] = *cluster_map(slot + j * G + gg, (unsigned)r);
+#pragma unroll
+        for (int j = 0; j < kResMaxima; ++j)
+          if (v[j] != 0) atomicMax(&cslot[j * G + gg], v[j]);
+      }
     }
   }
   __syncthreads();
@@ -210,13 +224,9 @@ __device__ __forceinline__ void cluster_body(KParams p, int logG, int logP, int 
     int32_t code = w >= 0 ? seq_check<T>(p, sbase + tid, w) : 0;
     if constexpr (GROW) {
       if (code == 0 && p.info) {
-        Key k[kResMaxima] = {0, 0, 0, 0, 0};
-        for (int r = 0; r < K; ++r)
+        Key k[kResMaxima];
 #pragma unroll
-          for (int j = 0; j < kResMaxima; ++j) {
-            const Key v = *cluster_map(slot + j * G + tid, (unsigned)r);
-            k[j] = v > k[j] ? v : k[j];
-          }
+        for (int j = 0; j < kResMaxima; ++j) k[j] = cslot[j * G + tid];
         if (resid_inaccurate<T>(k, n)) code = TRIDI_INFO_INACCURATE;
       }
     }
