@@ -196,9 +196,9 @@ __device__ __forceinline__ void cluster_body(KParams p, int logG, int logP, int 
    * block stores x (in place, x is d).  The flag is uniform over the block. */
   cluster_sync(); /* also: every block has gathered the rows above */
   /* every (block, system) pair read by its own thread, all in flight at
-   * once; GROW: block 0 also folds every block's keys into cslot (one
-   * thread reading the K blocks' keys in turn cost the f64 kernel, K = 16,
-   * a sixth of its time: H200, docs/perf-log.md) */
+   * once; GROW: block 0 also folds every block's keys into cslot, in the
+   * same pass (one thread reading the K blocks' keys in turn measured the
+   * same: H200, f64 K = 16) */
   for (int e = tid; e < G * K; e += blockDim.x) {
     const int r = e >> logG, gg = e & (G - 1);
     const int b = *cluster_map(badrow + gg, (unsigned)r);

@@ -95,12 +95,12 @@ __device__ __forceinline__ void chunk_resid_elems(const T *(&ptr)[4], const int6
  * << logG systems a tile, g = threadIdx.x mod G), on: whether they count
  * (else zero keys).  With one system a tile (G = 1) and 32-bit keys the
  * warp first takes the maximum of its lanes' keys (one REDUX a key) and one
- * lane does the shared atomicMax: 32 lanes on one word cost the f32
- * cluster kernel about a quarter of its check's time (H200; the REDUX form:
- * 0.597 -> 0.542 ms on f32 contiguous n = 10^4).  Otherwise each lane's
- * atomic: xor-shuffle folds of G < 32 lanes and of 64-bit keys measured
- * no gain, or a loss (f64 cluster 0.610 -> 0.653 ms; docs/perf-log.md).
- * Every thread of the block calls it together (blocks of 2^k threads). */
+ * lane does the shared atomicMax instead of 32 lanes on one word (H200,
+ * f32 contiguous n = 10^4, cluster kernel: 0.597 -> 0.542 ms).  Otherwise
+ * each lane's atomic: xor-shuffle folds of 64-bit keys and of G > 1
+ * systems a warp measured within +-4 % of it, either way
+ * (docs/perf-log.md).  Every thread of the block calls it together
+ * (blocks of 2^k threads). */
 template <typename T>
 __device__ __forceinline__ void resid_fold(typename ResKey<T>::K *slot, int logG, int g,
                                            const T (&mx)[kResMaxima], bool on) {
