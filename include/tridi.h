@@ -452,7 +452,10 @@ TRIDI_API tridi_status tridi_plan_destroy(tridi_plan plan);
  *                number (2.2e-308) also counts as a breakdown there, and
  *                for overflow in the back substitution the code is
  *                negative but its row may differ from the CPU's
- *                (docs/cuda.md, "How breakdown is detected").
+ *                (docs/cuda.md, "How breakdown is detected").  A CUDA call
+ *                with info = NULL learns nothing of its systems, so the
+ *                long-system kernels then skip their residual check
+ *                (docs/accuracy.md); x is the same.
  * @param stream  CUDA plans: the cudaStream_t to enqueue on (NULL = the
  *                legacy default stream); execution is asynchronous.  CPU and
  *                REF plans: ignored (pass NULL); execution is synchronous.
