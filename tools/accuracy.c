@@ -23,8 +23,13 @@
  * it; for the solvers that make the promise (all but lapack and CR, PCR,
  * CR+PCR, which detect nothing) one such system makes the exit status 1.
  *
- * Layouts: contig (system s at s n) and interleaved (row i of system s at
- * i batch + s); column kernel names the kernel the plan took.
+ * Backends: ref, cpu, and cuda where the tool is built with CUDA
+ * (tools/accuracy_cuda.cu: each case's operands are copied to the GPU once,
+ * every plan executes on them there, x and info come back and are judged
+ * here as on the host).  Layouts: contig (system s at s n) and interleaved
+ * (row i of system s at i batch + s): on the GPU they take different
+ * kernels (docs/accuracy.md, "On the GPU"); column kernel names the one the
+ * plan took.
  *
  * Families (a_0 = c_{n-1} = 0):
  *   dominant  a_i, c_i uniform in (-1, 1), b_i = +-(3..5): diagonally
@@ -41,6 +46,9 @@
 #include "accuracy.h"
 #include "commands.h"
 #include "tridi.h"
+#ifdef TRIDI_HAVE_CUDA
+#include "accuracy_cuda.h"
+#endif
 
 #include <float.h>
 #include <getopt.h>
@@ -99,14 +107,17 @@ static void acc_usage(FILE *f) {
           "                  tiny_first_pivot, zero_diag, helmholtz, ...; its randsvd_*\n"
           "                  only up to n = 512); default: all\n"
           "  --dtype LIST    f32,f64 (default: both)\n"
-          "  --n LIST        system lengths (default 8,16,...,4096)\n"
+          "  --n LIST        system lengths (default 8,16,...,4096; cuda:\n"
+          "                  1,2,33,100,1000,4096,10000)\n"
           "  --alg LIST      lapack,thomas_ref,thomas,cr,pcr,rd,cr_pcr,cr_rd (each with\n"
           "                  pivot none), lu_partial (the pivoting solver), auto (the\n"
-          "                  default options: pivot auto) (default: every one the\n"
-          "                  backend has, but thomas, which gives thomas_ref's bits)\n"
-          "  --layout LIST   contig,interleaved (default: contig)\n"
+          "                  default options: pivot auto); cuda also thomas_pcr,\n"
+          "                  thomas_shared, thomas_shuffle (default: every one the\n"
+          "                  backend has, but thomas on ref and cpu, which gives\n"
+          "                  thomas_ref's bits there)\n"
+          "  --layout LIST   contig,interleaved (default: contig; cuda: both)\n"
           "  --batch N       systems per case (default 64)\n"
-          "  --backend B     ref or cpu (default ref)\n"
+          "  --backend B     ref, cpu or cuda (default ref)\n"
           "  --seed S        random seed (default 2010)\n"
           "  -o, --output F  write the CSV to F\n"
           "  -h, --help      this text\n"
@@ -161,8 +172,13 @@ static tridi_status make_plan(tridi_plan *plan, tridi_dtype dt, tridi_backend be
 static tridi_status run_plan(tridi_plan plan, tridi_backend be, size_t bytes, int64_t batch,
                              void *const op[5], int32_t *info, char *why, size_t why_len) {
   why[0] = '\0';
+#ifdef TRIDI_HAVE_CUDA
+  if (be == TRIDI_BACKEND_CUDA)
+    return acc_cuda_solve(plan, bytes, batch, op[4], info, why, why_len);
+#else
   (void)batch;
   (void)why_len;
+#endif
   (void)be;
   memset(op[4], 0xff, bytes);
   const tridi_status st = tridi_execute(plan, op[0], op[1], op[2], op[3], op[4], info, NULL);
@@ -218,14 +234,14 @@ static int parse_ns(const char *arg, int64_t *ns, int cap) {
 }
 
 /* The backend's algorithms: those asked for (given) must exist on it, an
- * error otherwise; by default every one it has, but thomas.
+ * error otherwise; by default every one it has, but thomas on ref and cpu.
  * An algorithm exists when a small plan of it can be made.  Returns 0 on
  * a usage error. */
 static int select_algs(tridi_backend be, int given, int *alg_on) {
   for (int k = 0; k < NALL; ++k) {
     const alg_entry *E = &all_algs[k];
     if (given && !alg_on[k]) continue;
-    if (!given && E->alg == TRIDI_ALG_THOMAS) {
+    if (!given && E->alg == TRIDI_ALG_THOMAS && be != TRIDI_BACKEND_CUDA) {
       alg_on[k] = 0;
       continue;
     }
@@ -247,12 +263,26 @@ static int select_algs(tridi_backend be, int given, int *alg_on) {
   return 1;
 }
 
-/* The backend named by arg, or -1 (with a message) when it is unknown. */
+/* The backend named by arg, or -1 (with a message) when it is unknown or
+ * not available here. */
 static int parse_backend(const char *arg) {
   if (strcmp(arg, "ref") == 0) return TRIDI_BACKEND_REF;
   if (strcmp(arg, "cpu") == 0) return TRIDI_BACKEND_CPU;
-  fprintf(stderr, "tridi accuracy: --backend must be ref or cpu\n");
+  if (strcmp(arg, "cuda") != 0) {
+    fprintf(stderr, "tridi accuracy: --backend must be ref, cpu or cuda\n");
+    return -1;
+  }
+#ifdef TRIDI_HAVE_CUDA
+  if (!tridi_backend_available(TRIDI_BACKEND_CUDA)) {
+    fprintf(stderr, "tridi accuracy: backend cuda is not available: no CUDA device is visible\n");
+    return -1;
+  }
+  return TRIDI_BACKEND_CUDA;
+#else
+  fprintf(stderr, "tridi accuracy: backend cuda is not available: this build has no CUDA "
+                  "backend (configure with -DTRIDI_ENABLE_CUDA=ON)\n");
   return -1;
+#endif
 }
 
 int tridi_cmd_accuracy(int argc, char **argv) {
@@ -265,7 +295,7 @@ int tridi_cmd_accuracy(int argc, char **argv) {
       {NULL, 0, NULL, 0}};
   acc_collect_families();
   int fam_on[ACC_NFAM_MAX], dt_on[2] = {1, 1}, alg_on[NALL], lay_on[ACC_NLAY] = {1, 0};
-  int alg_given = 0;
+  int alg_given = 0, lay_given = 0;
   for (int k = 0; k < acc_nfam; ++k) fam_on[k] = 1;
   for (int k = 0; k < NALL; ++k) alg_on[k] = 0;
   int64_t ns[64];
@@ -294,6 +324,7 @@ int tridi_cmd_accuracy(int argc, char **argv) {
         break;
       case 'L':
         if (!parse_names(optarg, lay_names, ACC_NLAY, lay_on, "layout")) return TRIDI_EXIT_USAGE;
+        lay_given = 1;
         break;
       case 'n':
         if ((nn = parse_ns(optarg, ns, 64)) == 0) return TRIDI_EXIT_USAGE;
@@ -322,8 +353,19 @@ int tridi_cmd_accuracy(int argc, char **argv) {
     return TRIDI_EXIT_USAGE;
   }
   const tridi_backend be = (tridi_backend)be_arg;
-  if (nn == 0)
-    for (int64_t v = 8; v <= 4096; v *= 2) ns[nn++] = v;
+  const int cuda = be == TRIDI_BACKEND_CUDA;
+  if (nn == 0) {
+    /* the GPU's default: each kernel family of the CUDA backend at least
+     * once (docs/accuracy.md, "On the GPU": tiles and direct tiles up to
+     * 1000, staged, cluster and segmented at 4096 and 10000); no n in
+     * 101..512, where the collection's dense generators cost O(n^3) */
+    static const int64_t cuda_ns[] = {1, 2, 33, 100, 1000, 4096, 10000};
+    if (cuda)
+      for (; nn < (int)(sizeof cuda_ns / sizeof cuda_ns[0]); ++nn) ns[nn] = cuda_ns[nn];
+    else
+      for (int64_t v = 8; v <= 4096; v *= 2) ns[nn++] = v;
+  }
+  if (!lay_given && cuda) lay_on[ACC_LAY_INTER] = 1;
   if (!select_algs(be, alg_given, alg_on)) return TRIDI_EXIT_USAGE;
   FILE *f = out ? fopen(out, "w") : stdout;
   if (!f) {
@@ -362,7 +404,7 @@ int tridi_cmd_accuracy(int argc, char **argv) {
       const double bound = 10.0 * (double)n * bound_eps;
       const size_t m = (size_t)(n * batch), bytes = m * tridi_dtype_size(dt);
       /* the plans of this (dtype, n), made on first use and kept for every
-       * family: they depend on the shape only */
+       * family: they depend on the shape only (a CUDA plan queries the device) */
       tridi_plan plans[ACC_NLAY][NALL];
       int tried[ACC_NLAY][NALL];
       memset(plans, 0, sizeof plans);
@@ -396,6 +438,15 @@ int tridi_cmd_accuracy(int argc, char **argv) {
           if (!lay_on[L]) continue;
           const double *src[4] = {a, b, c, d};
           for (int k = 0; k < 4; ++k) acc_put_op(dt, L, n, batch, src[k], op[k]);
+#ifdef TRIDI_HAVE_CUDA
+          char cwhy[256];
+          if (cuda && acc_cuda_upload(bytes, batch, (const void *const *)op, cwhy, sizeof cwhy)) {
+            fprintf(stderr, "tridi accuracy: %s n=%lld: %s\n", acc_fam_names[fam], (long long)n,
+                    cwhy);
+            rc = TRIDI_EXIT_FAIL;
+            continue;
+          }
+#endif
           for (int k = 1; k < NALL; ++k) {
             if (!alg_on[k]) continue;
             const alg_entry *E = &all_algs[k];
@@ -440,6 +491,9 @@ int tridi_cmd_accuracy(int argc, char **argv) {
     rc = TRIDI_EXIT_FAIL;
   }
 done:
+#ifdef TRIDI_HAVE_CUDA
+  if (cuda) acc_cuda_release();
+#endif
   free(a); free(b); free(c); free(d); free(x); free(xref); free(tr); free(tf); free(info);
   free(refok);
   acc_scratch_free(&scr);
