@@ -3,7 +3,7 @@
 # tridi's CUDA backend on a GPU machine, in one go.
 #
 #   scripts/gpu.sh [STAGES]      STAGES: comma list of build,test,sanitize,bench,varbench,
-#                                tune,ctune (default build,test,sanitize,bench,varbench)
+#                                tune,ctune,accuracy (default build,test,sanitize,bench,varbench)
 #
 # Environment:
 #   OUT            where logs and CSV files go (default ./out-gpu)
@@ -190,6 +190,21 @@ if has varbench; then
   say "varbench rc=$rc ($(stamp))"
   [ $rc -ne 0 ] && rc_all=1
   tail -1 "$OUT/bench_var_err.log" | tee -a "$SUMMARY"
+fi
+
+if has accuracy; then
+  # the accuracy table on the GPU (docs/accuracy.md, "On the GPU"): exit
+  # status 1 when a solver that promises it returned a system with info 0
+  # above 10 n eps (the cases are on stderr, in the log)
+  say "accuracy ($(stamp))"
+  "$BUILD/tools/tridi" accuracy --backend cuda -o "$OUT/accuracy_gpu.csv" \
+    2>"$OUT/accuracy_gpu.log"
+  rc=$?
+  say "accuracy rc=$rc ($(stamp))"
+  [ $rc -ne 0 ] && rc_all=1
+  head -20 "$OUT/accuracy_gpu.log" | tee -a "$SUMMARY"
+  python3 scripts/plot_accuracy.py "$OUT/accuracy_gpu.csv" --table --metric resid_max \
+    >"$OUT/accuracy_gpu.md" 2>>"$OUT/accuracy_gpu.log"
 fi
 
 if has tune; then
