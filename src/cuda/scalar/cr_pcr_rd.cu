@@ -169,7 +169,10 @@ __device__ int32_t rd_check(const Lvl<T> &L, const T *gd, int64_t sd, int64_t n,
   unkey(acc[3], &nd);
   __syncthreads(); /* acc is reused by the next system */
   const T tol = mul_rn(mul_rn((T)TRIDI_RD_BERR_C, (T)n), Eps<T>::v);
-  return fin(nr) && nr <= mul_rn(tol, add_rn(mul_rn(na, nx), nd)) ? 0 : TRIDI_INFO_INACCURATE;
+  /* tol ||A|| first, as the reference (ra_accurate): ||A|| ||x|| alone may
+   * overflow where the bound does not */
+  const T bound = add_rn(mul_rn(mul_rn(tol, na), nx), mul_rn(tol, nd));
+  return fin(nr) && nr <= bound ? 0 : TRIDI_INFO_INACCURATE;
 }
 
 template <typename T>

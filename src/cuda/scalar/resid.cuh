@@ -127,7 +127,10 @@ template <typename T>
 __device__ __forceinline__ bool resid_inaccurate(const typename ResKey<T>::K *k, int64_t n) {
   const T R = ResKey<T>::val(k[0]), A = ResKey<T>::val(k[1]), D = ResKey<T>::val(k[2]),
           X = ResKey<T>::val(k[3]), E = ResKey<T>::val(k[4]);
-  return !(R + A * E <= residual_tol<T>(n) * (A * X + D));
+  /* tol A first: A X alone may overflow where the bound does not (an x near
+   * the type's largest value), and an infinite bound would pass anything */
+  const T tol = residual_tol<T>(n);
+  return !(R + A * E <= (tol * A) * X + tol * D);
 }
 
 } /* namespace tridi_cuda */

@@ -219,7 +219,8 @@ __device__ __forceinline__ int32_t seg_solve(const VarParams &p, const SegGeom &
           rmax = fabs(r) > rmax ? fabs(r) : rmax;
           xmax = fabs(x[jj]) > xmax ? fabs(x[jj]) : xmax;
         }
-      inacc = !(rmax <= residual_tol<T>(g.n) * (A * xmax + D));
+      const T tol = residual_tol<T>(g.n); /* tol A first: A xmax may overflow alone */
+      inacc = !(rmax <= (tol * A) * xmax + tol * D);
     }
   }
   if (tid == 0) *badrow = INT_MAX;
