@@ -174,7 +174,8 @@ static float gm_bmax_f32(float m, float b) { return fabsf(b) > m ? fabsf(b) : m;
       const T yprev = ch > 0 ? q[ch - 1] : 0, ynext = ch + 1 < P ? q[ch + 1] : 0;               \
       const T rL = q1[ch] - s1[ch] * yprev - q[ch] - p1[ch] * ynext;                            \
       const T dref = own ? dm[ch] : dall;                                                       \
-      const T tol = (T)tau * EPS * (dref * FABS(q[ch]) + w1[ch] * FABS(q1[ch]));                \
+      const T rt = (T)tau * EPS; /* the kernel's order: rt dref first */                        \
+      const T tol = (rt * dref) * FABS(q[ch]) + rt * (w1[ch] * FABS(q1[ch]));                    \
       if (P > 2 && !(FABS(rL) * w1[ch] <= tol)) bad = 1; /* pcr_reduced's RESID */             \
     }                                                                                           \
     for (int64_t ch = 0; ch < P; ++ch) {                                                        \

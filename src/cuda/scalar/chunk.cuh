@@ -314,7 +314,9 @@ __device__ __forceinline__ bool pcr_reduced(T *rs, T *rp, T *rq, int base, int s
       }
       const T Ym = fabs(q), WQm = w1 * fabs(q1);
       const T rL = q1 - s1 * yprev - q - p1 * ynext;
-      const T tol = rtol * (Dm * Ym + WQm);
+      /* rtol Dm first: Dm Ym alone may overflow where the bound does not,
+       * and an infinite bound would pass any residual */
+      const T tol = (rtol * Dm) * Ym + rtol * WQm;
       rbad = !(fabs(rL) * w1 <= tol);
     }
     if (!EARLY && !warp) nflag = nmx > (T)TRIDI_GROWTH_LIMIT * Dm;
