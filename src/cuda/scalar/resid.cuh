@@ -111,7 +111,12 @@ __device__ __forceinline__ void resid_fold(typename ResKey<T>::K *slot, int logG
       const unsigned mask = W == 32 ? 0xffffffffu : (1u << W) - 1u;
 #pragma unroll
       for (int k = 0; k < kResMaxima; ++k) {
-        const Key key = __reduce_max_sync(mask, on ? ResKey<T>::of(mx[k]) : (Key)0);
+        Key key = on ? ResKey<T>::of(mx[k]) : (Key)0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        key = __reduce_max_sync(mask, key);
+#else
+        for (unsigned o = 1; o < W; o <<= 1) key = max(key, __shfl_xor_sync(mask, key, o));
+#endif
         if ((threadIdx.x & 31) == 0 && key != 0) atomicMax(&slot[k], key);
       }
       return;
