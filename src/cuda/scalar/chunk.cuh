@@ -102,6 +102,32 @@ template <typename T>
 __device__ __forceinline__ T residual_tol(int64_t n) {
   return (T)(n > kResidualTol ? n : kResidualTol) * eps_<T>();
 }
+/* The long systems' residual verdict (resid.cuh, var_segments.cu): whether
+ * a residual bound r (max |A x - d|, plus what the caller adds) fails
+ * residual_tol(n) (A X + D), A = max row sum, X = max |x|, D = max |d|.
+ * tol A first: A X alone may overflow where the bound does not (an x near
+ * the type's largest value), and an infinite bound would pass anything. */
+template <typename T>
+__device__ __forceinline__ bool resid_fails(T r, T A, T X, T D, int64_t n) {
+  const T tol = residual_tol<T>(n);
+  return !(r <= (tol * A) * X + tol * D);
+}
+/* The neighbouring chunks' end unknowns for a residual check: this thread
+ * publishes its chunk's first and last unknowns xF, xL in rs / rp (the
+ * caller's last barrier ended their other use), then takes the previous
+ * chunk's last (xm) and the next chunk's first (xp), chunks G threads apart
+ * and P of them, or `before` / `after` at the tile's ends.  One barrier;
+ * every thread of the block calls it. */
+template <typename T>
+__device__ __forceinline__ void chunk_ends(T *rs, T *rp, int G, int chunk, int P, T xF, T xL,
+                                           T before, T after, T &xm, T &xp) {
+  const int tid = threadIdx.x;
+  rs[tid] = xF;
+  rp[tid] = xL;
+  __syncthreads();
+  xm = chunk > 0 ? rp[tid - G] : before;
+  xp = chunk < P - 1 ? rs[tid + G] : after;
+}
 template <typename T>
 __device__ __forceinline__ T fmax_(T x, T y) {
   return x > y ? x : y;

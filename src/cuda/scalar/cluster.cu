@@ -154,13 +154,11 @@ __device__ __forceinline__ void cluster_body(KParams p, int logG, int logP, int 
     /* the residual check: the neighbouring chunks' ends through rs / rp
      * (free since the barrier above), the neighbouring blocks' from the
      * join (xnb) */
-    rs[tid] = xF;
-    rp[tid] = xL;
-    __syncthreads();
+    T xm, xp;
+    chunk_ends<T>(rs, rp, G, chunk, P, xF, xL, xnb[g * 2], xnb[g * 2 + 1], xm, xp);
     T mx[kResMaxima] = {0, 0, 0, 0, 0};
     const bool on = active && row0 < n;
     if (on) {
-      const T xm = chunk > 0 ? rp[tid - G] : xnb[g * 2], xp = chunk < P - 1 ? rs[tid + G] : xnb[g * 2 + 1];
       const T *ptr[4];
       int64_t st[4];
       operand_rows<T>(p, soff, G, g, row0, ptr, st);
@@ -206,8 +204,8 @@ __device__ __forceinline__ void cluster_body(KParams p, int logG, int logP, int 
       atomicMax(&badrow[G + gg], b);
       flag[0] = 1;
     }
-    if constexpr (GROW) {
-      if (rank == 0 && p.info) {
+    if constexpr (GROW) { /* launched only with an info array (launch_cluster) */
+      if (rank == 0) {
         Key v[kResMaxima];
 #pragma unroll
         for (int j = 0; j < kResMaxima; ++j) v[j] = *cluster_map(slot + j * G + gg, (unsigned)r);
@@ -223,7 +221,7 @@ __device__ __forceinline__ void cluster_body(KParams p, int logG, int logP, int 
     const int w = anybad ? badrow[G + tid] : -1;
     int32_t code = w >= 0 ? seq_check<T>(p, sbase + tid, w) : 0;
     if constexpr (GROW) {
-      if (code == 0 && p.info) {
+      if (code == 0) {
         Key k[kResMaxima];
 #pragma unroll
         for (int j = 0; j < kResMaxima; ++j) k[j] = cslot[j * G + tid];
@@ -324,11 +322,13 @@ bool cluster_shape(ClusterPlan *cl, const Facts &f, int M, int threads, int64_t 
     if (smem > f.prop->sharedMemPerBlockOptin) continue;
     /* the kernel without the growth check, for calls without an info array */
     const void *plain = f.grow ? pick_cluster(f.f64, false, M, unit) : fn;
-    cudaError_t e = allow_smem(fn, smem);
-    if (e == cudaSuccess && K > 8) e = cudaFuncSetAttribute(fn, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
-    if (e == cudaSuccess && plain != fn) e = allow_smem(plain, smem);
-    if (e == cudaSuccess && plain != fn && K > 8)
-      e = cudaFuncSetAttribute(plain, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+    auto prepare = [&](const void *k) {
+      cudaError_t r = allow_smem(k, smem);
+      if (r == cudaSuccess && K > 8) r = cudaFuncSetAttribute(k, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+      return r;
+    };
+    cudaError_t e = prepare(fn);
+    if (e == cudaSuccess && plain != fn) e = prepare(plain);
     if (e != cudaSuccess) {
       (void)cudaGetLastError();
       return false;

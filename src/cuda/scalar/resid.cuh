@@ -69,7 +69,7 @@ __device__ __forceinline__ void chunk_resid(const Load &ld, int64_t row, int64_t
       const T a = first ? (T)0 : ld(0, j), b = ld(1, j);
       const T c = last ? (T)0 : ld(2, j), d = ld(3, j);
       const T xl = first ? (T)0 : (j > 0 ? x[j - 1] : xm);
-      const T xr = last ? (T)0 : (j + 1 < nrows ? x[j + 1] : xp);
+      const T xr = last ? (T)0 : (j + 1 < nr ? x[j + 1] : xp);
       const T r = fabs(((a * xl + b * x[j]) + c * xr) - d);
       mx[0] = r > mx[0] || r != r ? r : mx[0];
       mx[1] = fmax_(mx[1], (fabs(a) + fabs(b)) + fabs(c));
@@ -132,10 +132,7 @@ template <typename T>
 __device__ __forceinline__ bool resid_inaccurate(const typename ResKey<T>::K *k, int64_t n) {
   const T R = ResKey<T>::val(k[0]), A = ResKey<T>::val(k[1]), D = ResKey<T>::val(k[2]),
           X = ResKey<T>::val(k[3]), E = ResKey<T>::val(k[4]);
-  /* tol A first: A X alone may overflow where the bound does not (an x near
-   * the type's largest value), and an infinite bound would pass anything */
-  const T tol = residual_tol<T>(n);
-  return !(R + A * E <= (tol * A) * X + tol * D);
+  return resid_fails<T>(R + A * E, A, X, D, n);
 }
 
 } /* namespace tridi_cuda */

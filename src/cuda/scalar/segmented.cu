@@ -133,12 +133,19 @@ __global__ void __launch_bounds__(256) tridi_seg_reduce(KParams p, SegParams sp,
   }
 }
 
+/* This thread's element j of operand k (a, b, c, d) in the check's stash:
+ * [k][j][thread], consecutive threads in consecutive words */
+template <typename T, int M>
+__device__ __forceinline__ T *stash_at(T *stash, int k, int j) {
+  return stash + (k * M + j) * blockDim.x + threadIdx.x;
+}
+
 /* Chunk rows [row0, row0 + M) of a segment starting at row rbase (the
  * direct kernel's loads), the neighbours' unknowns uprev = x_{rbase-1} and
  * unext = x_{rbase+R} folded into d of the segment's first and last rows;
  * row0 and neff are local to the segment.  stash (non-null): every element
- * read (rows < neff) also goes to stash[(k M + j) blockDim.x + tid], as
- * read, for the residual check (consecutive threads, consecutive words). */
+ * read (rows < neff) also goes there as read (stash_at), for the residual
+ * check. */
 template <typename T, int M>
 __device__ __forceinline__ void seg_eliminate(const KParams &p, const int64_t *soff, int G, int g,
                                               int64_t rbase, int64_t row0, int64_t neff, bool hasprev,
@@ -149,7 +156,7 @@ __device__ __forceinline__ void seg_eliminate(const KParams &p, const int64_t *s
   operand_rows<T>(p, soff, G, g, rbase + row0, ptr, st);
   auto raw = [&](int k, int j) -> T {
     const T v = k < 3 ? __ldg(ptr[k] + j * st[k]) : ptr[k][j * st[k]];
-    if (stash) stash[(k * M + j) * blockDim.x + threadIdx.x] = v;
+    if (stash) *stash_at<T, M>(stash, k, j) = v;
     return v;
   };
   const bool first = hasprev && row0 == 0, last = hasnext && row0 + M == neff;
@@ -223,19 +230,17 @@ __global__ void __launch_bounds__(kTileThreads, TileMinBlocks<T, M>::value)
        * done with them after the barrier), the segments' through uprev and
        * unext */
       __syncthreads();
-      rs[tid] = xF;
-      rp[tid] = xL;
-      __syncthreads();
+      T xm, xp;
+      chunk_ends<T>(rs, rp, G, chunk, P, xF, xL, uprev, unext, xm, xp);
       T mx[kResMaxima] = {0, 0, 0, 0, 0};
       const bool on = active && row0 < nseg;
       if (on) {
-        const T xm = chunk > 0 ? rp[tid - G] : uprev, xp = chunk < P - 1 ? rs[tid + G] : unext;
         const int64_t left = nseg - row0, nrows = left < M ? left : M;
         T x[M];
 #pragma unroll
         for (int j = 0; j < M; ++j) x[j] = chunk_x(cs, j, xF, xL);
         if constexpr (STASH) {
-          chunk_resid<T, M>([&](int k, int j) -> T { return stash[(k * M + j) * blockDim.x + tid]; },
+          chunk_resid<T, M>([&](int k, int j) -> T { return *stash_at<T, M>(stash, k, j); },
                             rbase + row0, n, nrows, x, xm, xp, mx);
         } else {
           const T *ptr[4];
@@ -402,7 +407,7 @@ cudaError_t launch_segmented(const CudaPlan &cp, KParams &kp, const tridi_args *
   sp.ovf = (int32_t *)(ws + sg.off_ovf);
   /* without an info array nobody reads the check's verdict: the tiles'
    * kernel without it */
-  const bool check = sg.off_gmax && args->info;
+  const bool check = sg.off_gmax && args->info; /* without growth tiles_plain is tiles.func */
   sp.gmax = check ? ws + sg.off_gmax : NULL;
   sp.R = sg.R;
   sp.S = sg.S;
@@ -436,7 +441,7 @@ cudaError_t launch_segmented(const CudaPlan &cp, KParams &kp, const tridi_args *
   if (e == cudaSuccess) {
     int lg = sg.tiles.logG, P = sg.tiles.P;
     void *argv[] = {&kp, &sp, &lg, &P};
-    e = cudaLaunchKernel(check || !sg.off_gmax ? sg.tiles.func : sg.tiles_plain, dim3(sg.tiles.grid),
+    e = cudaLaunchKernel(check ? sg.tiles.func : sg.tiles_plain, dim3(sg.tiles.grid),
                          dim3(sg.tiles.threads), argv, sg.tiles.smem, stream);
   }
   if (e == cudaSuccess && args->info) {

@@ -203,10 +203,8 @@ __device__ __forceinline__ int32_t seg_solve(const VarParams &p, const SegGeom &
   if (GROW) {
     /* the residual of every row (the neighbours' x: the chunks' ends in
      * rs / rp, free since pcr_reduced_uv's last barrier) */
-    rs[tid] = xF;
-    rp[tid] = xL;
-    __syncthreads();
-    const T xm = tid > 0 ? rp[tid - 1] : Lprev, xp = tid < P - 1 ? rs[tid + 1] : Fnext;
+    T xm, xp;
+    chunk_ends<T>(rs, rp, 1, tid, P, xF, xL, Lprev, Fnext, xm, xp);
     if (f.live) {
       T rmax = 0, xmax = X;
 #pragma unroll
@@ -219,8 +217,7 @@ __device__ __forceinline__ int32_t seg_solve(const VarParams &p, const SegGeom &
           rmax = fabs(r) > rmax ? fabs(r) : rmax;
           xmax = fabs(x[jj]) > xmax ? fabs(x[jj]) : xmax;
         }
-      const T tol = residual_tol<T>(g.n); /* tol A first: A xmax may overflow alone */
-      inacc = !(rmax <= (tol * A) * xmax + tol * D);
+      inacc = resid_fails<T>(rmax, A, xmax, D, g.n);
     }
   }
   if (tid == 0) *badrow = INT_MAX;
