@@ -118,6 +118,25 @@ size_t cuda_l2_bytes(void) {
 
 double median_ms(double *v, int k) { return bench_median(v, k); }
 
+/* The references' timing: two untimed passes of launch() on the default
+ * stream, then the median of reps passes timed with events e0 / e1 (t: reps
+ * slots), in ms; -1.0 on a CUDA error (reported through check as `what`). */
+template <typename Launch>
+double median_pass_ms(const Launch &launch, int reps, double *t, cudaEvent_t e0, cudaEvent_t e1,
+                      const char *what, const bench_opts *opts) {
+  for (int r = -2; r < reps; ++r) {
+    float ms = 0;
+    cudaEventRecord(e0);
+    launch();
+    cudaEventRecord(e1);
+    if (check(cudaGetLastError(), what, opts) || check(cudaEventSynchronize(e1), what, opts) ||
+        check(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime", opts))
+      return -1.0;
+    if (r >= 0) t[r] = ms;
+  }
+  return median_ms(t, reps);
+}
+
 /* bytes: the working set; two buffers of half of it */
 double cuda_copy_gbps(size_t bytes, const bench_opts *opts) {
   bytes = (bytes / 2 + 255) / 256 * 256;
@@ -138,24 +157,23 @@ double cuda_copy_gbps(size_t bytes, const bench_opts *opts) {
   int dev = 0, sms = 0;
   cudaGetDevice(&dev);
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-  for (int method = 0; method < 2 && t; ++method) {
-    for (int r = -2; r < reps; ++r) {
-      cudaEventRecord(e0);
-      if (method == 0)
-        cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice);
-      else
-        copy_f4<<<sms * 8, 512>>>((const float4 *)src, (float4 *)dst, bytes / 16);
-      cudaEventRecord(e1);
-      cudaEventSynchronize(e1);
-      float ms = 0;
-      cudaEventElapsedTime(&ms, e0, e1);
-      if (r >= 0) t[r] = ms;
-    }
-    const double g = 2.0 * (double)bytes / (median_ms(t, reps) * 1e-3) / 1e9;
+  bool ok = t != nullptr;
+  for (int method = 0; method < 2 && ok; ++method) {
+    const double ms = median_pass_ms(
+        [&] {
+          if (method == 0)
+            cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice);
+          else
+            copy_f4<<<sms * 8, 512>>>((const float4 *)src, (float4 *)dst, bytes / 16);
+        },
+        reps, t, e0, e1, "copy", opts);
+    ok = ms >= 0;
+    if (!ok) break;
+    const double g = 2.0 * (double)bytes / (ms * 1e-3) / 1e9;
     if (method == 0) memcpy_gbps = g; else kernel_gbps = g;
     if (g > best) best = g;
   }
-  if (cudaGetLastError() != cudaSuccess) best = -1.0;
+  if (!ok) best = -1.0;
   fprintf(stderr, "# cuda copy bandwidth: cudaMemcpy D2D %.1f GB/s, float4 kernel %.1f GB/s "
                   "(read+write of %.0f MiB, median of %d); the higher is the reference\n",
           memcpy_gbps, kernel_gbps, (double)bytes / 1048576.0, reps);
@@ -218,18 +236,14 @@ double cuda_stream_gbps(size_t bytes, const bench_opts *opts) {
   const float4 *in = (const float4 *)buf;
   float4 *out = (float4 *)(buf + 4 * arr);
   for (int m = 0; m < 3 && ok; ++m) {
-    for (int r = -2; r < reps && ok; ++r) { /* r < 0: untimed */
-      float ms = 0;
-      cudaEventRecord(e0);
-      stream4_f4<<<shape[m].blocks, shape[m].threads>>>(in, in + n4, in + 2 * n4, in + 3 * n4,
-                                                         out, n4);
-      cudaEventRecord(e1);
-      ok = !check(cudaGetLastError(), "stream kernel", opts) &&
-           !check(cudaEventSynchronize(e1), "stream kernel", opts) &&
-           !check(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime", opts);
-      if (r >= 0) t[r] = ms;
-    }
-    if (ok) g[m] = 5.0 * (double)arr / (median_ms(t, reps) * 1e-3) / 1e9;
+    const double ms = median_pass_ms(
+        [&] {
+          stream4_f4<<<shape[m].blocks, shape[m].threads>>>(in, in + n4, in + 2 * n4,
+                                                             in + 3 * n4, out, n4);
+        },
+        reps, t, e0, e1, "stream kernel", opts);
+    ok = ms >= 0;
+    if (ok) g[m] = 5.0 * (double)arr / (ms * 1e-3) / 1e9;
     if (g[m] > best) best = g[m];
   }
   if (ok)
