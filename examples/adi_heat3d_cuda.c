@@ -48,9 +48,11 @@ int adi_run_cuda(const adi_config *cfg, double *u, double *w_host, adi_result *r
   for (int e = 0; e < EV_COUNT; ++e) ADI_CUDA_TRY(cudaEventCreate(&ev[e]));
   ADI_CUDA_TRY(cudaMalloc((void **)&du, gbytes));
   ADI_CUDA_TRY(cudaMalloc((void **)&dw, gbytes));
-  /* u with its initial condition and w with zeros; both with NaN padding */
-  ADI_CUDA_TRY(cudaMemcpy(du, u, gbytes, cudaMemcpyHostToDevice));
-  ADI_CUDA_TRY(cudaMemcpy(dw, w_host, gbytes, cudaMemcpyHostToDevice));
+  /* u with its initial condition and w with zeros; both with NaN padding.
+   * On the solver's stream: a plain cudaMemcpy from pageable memory may
+   * return before its DMA lands, and a non-blocking stream would not wait. */
+  ADI_CUDA_TRY(cudaMemcpyAsync(du, u, gbytes, cudaMemcpyHostToDevice, stream));
+  ADI_CUDA_TRY(cudaMemcpyAsync(dw, w_host, gbytes, cudaMemcpyHostToDevice, stream));
 
   /* Coefficients and plans, once, before the time loop. */
   for (int d = 0; d < ADI_NDIR; ++d) {
@@ -64,7 +66,8 @@ int adi_run_cuda(const adi_config *cfg, double *u, double *w_host, adi_result *r
     }
     adi_coefficients(cfg, d, cfg->full_coef, hc[0], hc[1], hc[2]);
     for (int m = 0; m < 3; ++m) {
-      ADI_CUDA_TRY(cudaMemcpy(dcoef[d][m], hc[m], len * sizeof(double), cudaMemcpyHostToDevice));
+      ADI_CUDA_TRY(
+          cudaMemcpyAsync(dcoef[d][m], hc[m], len * sizeof(double), cudaMemcpyHostToDevice, stream));
       free(hc[m]);
       hc[m] = NULL;
     }

@@ -68,9 +68,11 @@ int ensure(size_t bytes, int64_t nsys, char *why, size_t why_len) {
 extern "C" int acc_cuda_upload(size_t bytes, int64_t nsys, const void *const in[4], char *why,
                                size_t why_len) {
   if (ensure(bytes, nsys, why, why_len)) return -1;
+  /* on the tool's stream: a pageable cudaMemcpy may return before its DMA
+   * has landed, and the non-blocking stream would not wait for it */
   for (int k = 0; k < 4; ++k)
-    if (failed(cudaMemcpy(g_dev.op[k], in[k], bytes, cudaMemcpyHostToDevice), "upload", why,
-               why_len))
+    if (failed(cudaMemcpyAsync(g_dev.op[k], in[k], bytes, cudaMemcpyHostToDevice, g_dev.stream),
+               "upload", why, why_len))
       return -1;
   return 0;
 }

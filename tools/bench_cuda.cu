@@ -68,7 +68,9 @@ extern "C" int bench_cuda_upload(const bench_case *bc, const bench_data *data,
     if (check(cudaMemcpy(g_dev.op[k], src[k], bytes, cudaMemcpyHostToDevice), "upload", o))
       return 1;
   }
-  return 0;
+  /* a pageable cudaMemcpy may return before its DMA has landed, and the
+   * non-blocking streams the runs use do not wait for the legacy stream */
+  return check(cudaDeviceSynchronize(), "upload", o);
 }
 
 extern "C" void *bench_cuda_operand(int op) { return g_dev.op[op]; }

@@ -102,6 +102,8 @@ int pad_run(const bench_case *bc, const bench_opts *opts, const bench_data *data
   for (int k = 0; k < 4 && st == TRIDI_SUCCESS; ++k)
     if (cuda_fail(cudaMemcpy(d[k], h[k], bytes, cudaMemcpyHostToDevice), "upload"))
       st = TRIDI_ERR_DEVICE;
+  /* the DMA of a pageable copy may still run; the stream below is non-blocking */
+  if (st == TRIDI_SUCCESS && cuda_fail(cudaDeviceSynchronize(), "upload")) st = TRIDI_ERR_DEVICE;
   tridi_desc desc = nullptr;
   tridi_plan plan = nullptr;
   if (st == TRIDI_SUCCESS) st = bench_var_pad_desc(bc, &desc);
@@ -241,6 +243,8 @@ int cusparse_t(const bench_case *bc, const bench_opts *opts, const bench_data *d
   for (int k = 0; k < 4 && st == TRIDI_SUCCESS; ++k)
     if (cuda_fail(cudaMemcpy(d[k], h[k], bytes, cudaMemcpyHostToDevice), "upload"))
       st = TRIDI_ERR_DEVICE;
+  /* the DMA of a pageable copy may still run; the stream below is non-blocking */
+  if (st == TRIDI_SUCCESS && cuda_fail(cudaDeviceSynchronize(), "upload")) st = TRIDI_ERR_DEVICE;
   T *dl = (T *)d[0], *dd = (T *)d[1], *du = (T *)d[2], *rhs = (T *)d[3], *x = (T *)d[4];
   cusparseHandle_t hs = nullptr;
   cusparseStatus_t cs = cusparseCreate(&hs);

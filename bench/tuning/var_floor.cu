@@ -109,6 +109,8 @@ int run_case(const bench_case &bc, int reps, cudaStream_t s) {
     rc = fail(cudaMemcpy(dlen, hl.data(), hl.size() * sizeof(int32_t), cudaMemcpyHostToDevice),
               "upload");
     for (int k = 0; k < 5 && !rc; ++k) rc = fail(cudaMemset(op[k], 0, bytes), "cudaMemset");
+    /* the legacy stream's copy and sets, before the non-blocking stream uses them */
+    if (!rc) rc = fail(cudaDeviceSynchronize(), "upload");
   }
   if (rc) {
     for (int k = 0; k < 5; ++k) cudaFree(op[k]);

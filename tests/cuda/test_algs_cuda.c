@@ -91,6 +91,7 @@ static void dev_upload(const tt_problem *P, dev_problem *D) {
   }
   CUDA_OK(cudaMalloc((void **)&D->info, (size_t)(P->nsys > 0 ? P->nsys : 1) * sizeof(int32_t)));
   CUDA_OK(cudaMemset(D->info, 0x5e, (size_t)(P->nsys > 0 ? P->nsys : 1) * sizeof(int32_t)));
+  CUDA_OK(cudaDeviceSynchronize()); /* before any non-blocking stream reads them (tt_dev.c) */
 }
 
 static void *dev_ptr(const tt_problem *P, const dev_problem *D, int op) {

@@ -276,6 +276,7 @@ static void gpu_graph(void **state) {
   CUDA_OK(cudaDeviceSynchronize());
   CUDA_OK(cudaMemcpy(a, dout, bytes, cudaMemcpyDeviceToHost));
   CUDA_OK(cudaMemset(dout, 0, bytes));
+  CUDA_OK(cudaDeviceSynchronize()); /* the memset, before the non-blocking stream writes dout */
   cudaStream_t s;
   CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   cudaGraph_t g;

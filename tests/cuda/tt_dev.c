@@ -55,6 +55,9 @@ void dev_upload(const tt_problem *P, dev_problem *D) {
   const size_t ibytes = (size_t)(P->nsys + 2 * TT_INFO_GUARD) * sizeof(int32_t);
   CUDA_OK(cudaMalloc((void **)&D->info_mem, ibytes));
   CUDA_OK(cudaMemset(D->info_mem, 0x5e, ibytes));
+  /* the legacy stream's copies may still be in flight (a pageable copy's
+   * DMA, the memset), and a non-blocking stream would not wait for them */
+  CUDA_OK(cudaDeviceSynchronize());
 }
 
 void *dev_ptr(const tt_problem *P, const dev_problem *D, int op) {
