@@ -1,0 +1,294 @@
+/* row_floor: the memory floor of one access shape on the GPU: interleaved
+ * batches (element i of system s at i * B + s, rows of B systems) read by
+ * threads that each walk M consecutive rows of one system, with G adjacent
+ * systems across a warp's lanes, as the direct Thomas-PCR kernel reads them
+ * (src/cuda/scalar/direct.cu: G systems a block, P = ceil(n / M) threads a
+ * system).  A warp's load then touches 32 / G rows, G * sizeof(T) bytes of
+ * each: one 32-byte sector of each of 8 lines for G = 8 f32, a whole
+ * 128-byte line of each of one row for G = 32 f32.
+ *
+ * For each G it times one pass that reads a, b, c, d at every element and
+ * writes x = a + b + c + d (nothing else: no solve, no shared memory, 256
+ * threads a block whatever G is, so only the request shape changes) and
+ * prints its effective bandwidth in the bench's 5-word model beside the
+ * same run's device-to-device copy.  No kernel with that access shape can
+ * exceed it on that device.
+ *
+ * --shape tiles: the access shape of the tiles of whole systems
+ * (src/cuda/scalar/tiles.cu, the variable kind's PACKED kernel) on a
+ * contiguous batch: persistent blocks of 256 threads, each copying a tile of
+ * 256 M rows of a, b, c, d into shared memory in 16-byte cp.async pieces,
+ * waiting for it, then writing that tile's x = a + b + c + d in 16-byte
+ * stores, a barrier, the next tile (M = 16 f32 / 8 f64: the kernel's 4096 /
+ * 2048-row tiles and its shared memory, so its blocks an SM); beside it the
+ * plain stream over the same arrays (--shape stream).
+ *
+ * Build: CMake target tridi_row_floor, with -DTRIDI_CUDA_TUNING=ON:
+ *   tridi_row_floor [--shape rows,tiles,stream] [--n 1000] [--dtype f32,f64]
+ *                   [--gbytes 32,64,128] [--m 16] [--size-mb 512] [--reps 10]
+ * CSV on stdout (rows: g and row_bytes as above; tiles and stream: 0). */
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace {
+
+constexpr int kThreads = 256;
+
+/* block (gx, gy): systems gx * G .. + G - 1, row chunks gy * (256 / G) ..;
+ * thread t: system g = t % G, chunk p = t / G, rows p * M .. p * M + M - 1,
+ * every load of the chunk issued before the first use (the direct kernel's
+ * register tile) */
+template <typename T, int M>
+__global__ void __launch_bounds__(kThreads)
+    row_floor(const T *__restrict__ a, const T *__restrict__ b, const T *__restrict__ c,
+              const T *__restrict__ d, T *__restrict__ x, int64_t n, int64_t B, int G) {
+  const int g = threadIdx.x % G;
+  const int64_t p = (int64_t)blockIdx.y * (kThreads / G) + threadIdx.x / G;
+  const int64_t s = (int64_t)blockIdx.x * G + g;
+  const int64_t r0 = p * M;
+  if (s >= B || r0 >= n) return;
+  T v[M];
+#pragma unroll
+  for (int k = 0; k < M; ++k) {
+    const int64_t i = (r0 + k) * B + s;
+    v[k] = r0 + k < n ? a[i] + b[i] + c[i] + d[i] : T(0);
+  }
+#pragma unroll
+  for (int k = 0; k < M; ++k)
+    if (r0 + k < n) x[(r0 + k) * B + s] = v[k];
+}
+
+/* tiles of R = 256 M rows through shared memory (the tiles kernel's phases
+ * without its solve); total a multiple of 16 / sizeof(T) */
+template <typename T, int M>
+__global__ void __launch_bounds__(kThreads)
+    tile_floor(const T *__restrict__ a, const T *__restrict__ b, const T *__restrict__ c,
+               const T *__restrict__ d, T *__restrict__ x, int64_t total) {
+  constexpr int R = kThreads * M, V = 16 / (int)sizeof(T);
+  extern __shared__ __align__(16) unsigned char smem[];
+  T *sh = (T *)smem; /* 4 R */
+  const T *src[4] = {a, b, c, d};
+  const int64_t ntiles = (total + R - 1) / R;
+  for (int64_t t = blockIdx.x; t < ntiles; t += gridDim.x) {
+    const int64_t r0 = t * R;
+    const int rows = (int)(total - r0 < R ? total - r0 : R);
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      for (int v = threadIdx.x; v < rows / V; v += kThreads) {
+        const unsigned dst = (unsigned)__cvta_generic_to_shared(sh + k * R + v * V);
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst),
+                     "l"(src[k] + r0 + (int64_t)v * V));
+      }
+    asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+    __syncthreads();
+    for (int v = threadIdx.x; v < rows / V; v += kThreads) {
+      T o[V];
+#pragma unroll
+      for (int e = 0; e < V; ++e) {
+        const int i = v * V + e;
+        o[e] = sh[i] + sh[R + i] + sh[2 * R + i] + sh[3 * R + i];
+      }
+      *(float4 *)(x + r0 + (int64_t)v * V) = *(const float4 *)o;
+    }
+    __syncthreads();
+  }
+}
+
+template <typename T>
+__global__ void stream_floor(const T *__restrict__ a, const T *__restrict__ b,
+                             const T *__restrict__ c, const T *__restrict__ d,
+                             T *__restrict__ x, int64_t total) {
+  for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < total;
+       k += (int64_t)gridDim.x * blockDim.x)
+    x[k] = a[k] + b[k] + c[k] + d[k];
+}
+
+int fail(cudaError_t e, const char *what) {
+  if (e == cudaSuccess) return 0;
+  fprintf(stderr, "tridi_row_floor: %s: %s\n", what, cudaGetErrorString(e));
+  return 1;
+}
+
+template <class F>
+double time_ms(F f, int reps, cudaStream_t s) {
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  std::vector<float> t((size_t)reps);
+  f(); /* untimed */
+  for (int r = 0; r < reps; ++r) {
+    cudaEventRecord(e0, s);
+    f();
+    cudaEventRecord(e1, s);
+    cudaEventSynchronize(e1);
+    cudaEventElapsedTime(&t[(size_t)r], e0, e1);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  std::sort(t.begin(), t.end());
+  return t[(size_t)reps / 2];
+}
+
+template <typename T, int M>
+void launch(const T *const *op, T *x, int64_t n, int64_t B, int G, cudaStream_t s) {
+  const int64_t P = (n + M - 1) / M;
+  const int64_t per = kThreads / G;
+  const dim3 grid((unsigned)((B + G - 1) / G), (unsigned)((P + per - 1) / per));
+  row_floor<T, M><<<grid, kThreads, 0, s>>>(op[0], op[1], op[2], op[3], x, n, B, G);
+}
+
+template <typename T>
+int run(int64_t n, int M, const std::vector<long long> &gbytes, double size_mb, int reps,
+        cudaStream_t s, const char *dev) {
+  const size_t es = sizeof(T);
+  /* B a multiple of 32: every row a whole number of 128-byte lines */
+  int64_t B = (int64_t)(size_mb * 1048576.0 / (5.0 * (double)n * (double)es));
+  B = std::max<int64_t>(32, B / 32 * 32);
+  const size_t bytes = (size_t)(n * B) * es;
+  T *op[5] = {};
+  int rc = 0;
+  for (int k = 0; k < 5 && !rc; ++k) rc = fail(cudaMalloc(&op[k], bytes), "cudaMalloc");
+  for (int k = 0; k < 5 && !rc; ++k) rc = fail(cudaMemsetAsync(op[k], 0, bytes, s), "memset");
+  if (!rc) {
+    const double copy_ms = time_ms(
+        [&] { cudaMemcpyAsync(op[4], op[0], bytes, cudaMemcpyDeviceToDevice, s); }, reps, s);
+    const double copy_gbps = 2.0 * (double)bytes / copy_ms * 1e-6;
+    for (long long gb : gbytes) {
+      const int G = (int)(gb / (long long)es);
+      if (G < 1 || G > 32 || (G & (G - 1))) continue;
+      const double ms = time_ms(
+          [&] {
+            if (M == 8) launch<T, 8>(op, op[4], n, B, G, s);
+            else if (M == 4) launch<T, 4>(op, op[4], n, B, G, s);
+            else launch<T, 16>(op, op[4], n, B, G, s);
+          },
+          reps, s);
+      rc = fail(cudaGetLastError(), "launch") || fail(cudaStreamSynchronize(s), "kernel");
+      if (rc) break;
+      const double gbps = 5.0 * (double)bytes / ms * 1e-6;
+      printf("%s,rows,%s,%lld,%lld,%d,%d,%lld,%.1f,%.4f,%.1f,%.1f\n", dev, es == 4 ? "f32" : "f64",
+             (long long)n, (long long)B, M, G, gb, copy_gbps, ms, gbps, 100.0 * gbps / copy_gbps);
+      fflush(stdout);
+    }
+  }
+  for (int k = 0; k < 5; ++k) cudaFree(op[k]);
+  return rc;
+}
+
+/* --shape tiles / stream: a contiguous batch of the same bytes */
+template <typename T>
+int run_flat(bool tiles, double size_mb, int reps, cudaStream_t s, const char *dev, int sms) {
+  const size_t es = sizeof(T);
+  constexpr int M = sizeof(T) == 4 ? 16 : 8;
+  const int64_t total = (int64_t)(size_mb * 1048576.0 / (5.0 * (double)es)) / 4096 * 4096;
+  const size_t bytes = (size_t)total * es;
+  T *op[5] = {};
+  int rc = 0;
+  for (int k = 0; k < 5 && !rc; ++k) rc = fail(cudaMalloc(&op[k], bytes), "cudaMalloc");
+  for (int k = 0; k < 5 && !rc; ++k) rc = fail(cudaMemsetAsync(op[k], 0, bytes, s), "memset");
+  const size_t smem = (size_t)4 * kThreads * M * es;
+  int per_sm = 0;
+  if (!rc && tiles)
+    rc = fail(cudaFuncSetAttribute(tile_floor<T, M>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   (int)smem),
+              "smem") ||
+         fail(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tile_floor<T, M>, kThreads,
+                                                            smem),
+              "occupancy");
+  if (!rc) {
+    const double copy_ms = time_ms(
+        [&] { cudaMemcpyAsync(op[4], op[0], bytes, cudaMemcpyDeviceToDevice, s); }, reps, s);
+    const double copy_gbps = 2.0 * (double)bytes / copy_ms * 1e-6;
+    const double ms = time_ms(
+        [&] {
+          if (tiles)
+            tile_floor<T, M><<<per_sm * sms, kThreads, smem, s>>>(op[0], op[1], op[2], op[3],
+                                                                  op[4], total);
+          else
+            stream_floor<T><<<sms * 8, 512, 0, s>>>(op[0], op[1], op[2], op[3], op[4], total);
+        },
+        reps, s);
+    rc = fail(cudaGetLastError(), "launch") || fail(cudaStreamSynchronize(s), "kernel");
+    if (!rc) {
+      const double gbps = 5.0 * (double)bytes / ms * 1e-6;
+      printf("%s,%s,%s,%lld,%lld,%d,0,0,%.1f,%.4f,%.1f,%.1f\n", dev, tiles ? "tiles" : "stream",
+             es == 4 ? "f32" : "f64", (long long)total, 1ll, tiles ? M : 0, copy_gbps, ms, gbps,
+             100.0 * gbps / copy_gbps);
+      fflush(stdout);
+    }
+  }
+  for (int k = 0; k < 5; ++k) cudaFree(op[k]);
+  return rc;
+}
+
+std::vector<long long> parse_list(const char *s) {
+  std::vector<long long> v;
+  for (const char *p = s; *p;) {
+    char *end;
+    v.push_back(strtoll(p, &end, 10));
+    p = *end == ',' ? end + 1 : end + strlen(end);
+  }
+  return v;
+}
+
+} /* namespace */
+
+int main(int argc, char **argv) {
+  std::vector<long long> ns = {1000}, gbytes = {32, 64, 128};
+  bool f32 = true, f64 = true, rows = true, tiles = false, stream = false;
+  int M = 16, reps = 10;
+  double size_mb = 512;
+  for (int k = 1; k < argc; ++k) {
+    const char *a = argv[k], *val = k + 1 < argc ? argv[k + 1] : nullptr;
+    if (val == nullptr) {
+      fprintf(stderr,
+              "usage: tridi_row_floor [--shape rows,tiles,stream] [--n N,...] [--dtype f32,f64]"
+              " [--gbytes 32,64,128] [--m 4|8|16] [--size-mb MIB] [--reps N]\n");
+      return 2;
+    }
+    if (!strcmp(a, "--shape"))
+      rows = strstr(val, "rows") != nullptr, tiles = strstr(val, "tiles") != nullptr,
+      stream = strstr(val, "stream") != nullptr;
+    else if (!strcmp(a, "--n")) ns = parse_list(val);
+    else if (!strcmp(a, "--gbytes")) gbytes = parse_list(val);
+    else if (!strcmp(a, "--dtype"))
+      f32 = strstr(val, "f32") != nullptr, f64 = strstr(val, "f64") != nullptr;
+    else if (!strcmp(a, "--m")) M = atoi(val);
+    else if (!strcmp(a, "--size-mb")) size_mb = atof(val);
+    else if (!strcmp(a, "--reps")) reps = std::max(1, atoi(val));
+    else {
+      fprintf(stderr, "tridi_row_floor: unknown option %s\n", a);
+      return 2;
+    }
+    ++k;
+  }
+  if (M != 4 && M != 8 && M != 16) {
+    fprintf(stderr, "tridi_row_floor: --m must be 4, 8 or 16\n");
+    return 2;
+  }
+  cudaStream_t s;
+  if (fail(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream")) return 1;
+  cudaDeviceProp prop;
+  if (fail(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties")) return 1;
+  printf("device,shape,dtype,n,batch,m,g,row_bytes,copy_gbps,floor_ms,floor_gbps,pct_copy\n");
+  int rc = 0;
+  for (int k = 0; k < 2 && !rc; ++k) {
+    const bool t = k == 0;
+    if (!(t ? tiles : stream)) continue;
+    if (f32 && !rc) rc = run_flat<float>(t, size_mb, reps, s, prop.name, prop.multiProcessorCount);
+    if (f64 && !rc) rc = run_flat<double>(t, size_mb, reps, s, prop.name, prop.multiProcessorCount);
+  }
+  for (long long n : ns) {
+    if (!rows) break;
+    if (f32 && !rc) rc = run<float>(n, M, gbytes, size_mb, reps, s, prop.name);
+    if (f64 && !rc) rc = run<double>(n, M, gbytes, size_mb, reps, s, prop.name);
+  }
+  cudaStreamDestroy(s);
+  return rc;
+}
