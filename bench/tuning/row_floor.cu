@@ -23,7 +23,8 @@
  * 2048-row tiles and its shared memory, so its blocks an SM); beside it the
  * plain stream over the same arrays (--shape stream).
  *
- * Build: CMake target tridi_row_floor, with -DTRIDI_CUDA_TUNING=ON:
+ * Build: CMake target tridi_row_floor, with -DTRIDI_CUDA_TUNING=ON (or
+ * nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude -Itools bench/tuning/row_floor.cu):
  *   tridi_row_floor [--shape rows,tiles,stream] [--n 1000] [--dtype f32,f64]
  *                   [--gbytes 32,64,128] [--m 16] [--size-mb 512] [--reps 10]
  * CSV on stdout (rows: g and row_bytes as above; tiles and stream: 0). */
@@ -35,6 +36,12 @@
 
 #include <algorithm>
 #include <vector>
+
+extern "C" {
+#include "bench_util.h"
+}
+#include "bench_cuda_time.cuh"
+#include "floor_cli.h"
 
 namespace {
 
@@ -117,22 +124,7 @@ int fail(cudaError_t e, const char *what) {
 
 template <class F>
 double time_ms(F f, int reps, cudaStream_t s) {
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  std::vector<float> t((size_t)reps);
-  f(); /* untimed */
-  for (int r = 0; r < reps; ++r) {
-    cudaEventRecord(e0, s);
-    f();
-    cudaEventRecord(e1, s);
-    cudaEventSynchronize(e1);
-    cudaEventElapsedTime(&t[(size_t)r], e0, e1);
-  }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  std::sort(t.begin(), t.end());
-  return t[(size_t)reps / 2];
+  return bench_cuda_time_ms(f, reps, 1, s, nullptr);
 }
 
 template <typename T, int M>
@@ -227,16 +219,6 @@ int run_flat(bool tiles, double size_mb, int reps, cudaStream_t s, const char *d
   return rc;
 }
 
-std::vector<long long> parse_list(const char *s) {
-  std::vector<long long> v;
-  for (const char *p = s; *p;) {
-    char *end;
-    v.push_back(strtoll(p, &end, 10));
-    p = *end == ',' ? end + 1 : end + strlen(end);
-  }
-  return v;
-}
-
 } /* namespace */
 
 int main(int argc, char **argv) {
@@ -255,8 +237,8 @@ int main(int argc, char **argv) {
     if (!strcmp(a, "--shape"))
       rows = strstr(val, "rows") != nullptr, tiles = strstr(val, "tiles") != nullptr,
       stream = strstr(val, "stream") != nullptr;
-    else if (!strcmp(a, "--n")) ns = parse_list(val);
-    else if (!strcmp(a, "--gbytes")) gbytes = parse_list(val);
+    else if (!strcmp(a, "--n")) ns = floor_parse_list(val);
+    else if (!strcmp(a, "--gbytes")) gbytes = floor_parse_list(val);
     else if (!strcmp(a, "--dtype"))
       f32 = strstr(val, "f32") != nullptr, f64 = strstr(val, "f64") != nullptr;
     else if (!strcmp(a, "--m")) M = atoi(val);

@@ -37,6 +37,7 @@ extern "C" {
 #include "bench_var.h"
 }
 #include "bench_cuda_time.cuh"
+#include "floor_cli.h"
 
 namespace {
 
@@ -153,16 +154,6 @@ int run_case(const bench_case &bc, int reps, cudaStream_t s) {
   return rc;
 }
 
-std::vector<long long> parse_list(const char *s) {
-  std::vector<long long> v;
-  for (const char *p = s; *p;) {
-    char *end;
-    v.push_back(strtoll(p, &end, 10));
-    p = *end == ',' ? end + 1 : end + strlen(end);
-  }
-  return v;
-}
-
 } /* namespace */
 
 int main(int argc, char **argv) {
@@ -179,7 +170,7 @@ int main(int argc, char **argv) {
       return 2;
     }
     if (!strcmp(a, "--n"))
-      ns = parse_list(val);
+      ns = floor_parse_list(val);
     else if (!strcmp(a, "--dtype"))
       f32 = strstr(val, "f32") != nullptr, f64 = strstr(val, "f64") != nullptr;
     else if (!strcmp(a, "--layout"))
