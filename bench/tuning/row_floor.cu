@@ -23,9 +23,20 @@
  * 2048-row tiles and its shared memory, so its blocks an SM); beside it the
  * plain stream over the same arrays (--shape stream).
  *
+ * --shape padded, padded_elem: the bench's padded layout (systems of n rows
+ * at a row stride ld = n + pad, the smallest pad >= 3 that leaves rows not
+ * 64-byte aligned), persistent blocks of 256 threads taking tiles of whole
+ * systems (a multiple of 16 bytes, at most the tiles kernel's rows): padded
+ * copies each tile's whole span, padding included, in 16-byte cp.async
+ * pieces (what tiles spanning the padding would read); padded_elem copies
+ * only the real elements, one element-size cp.async each (the staged
+ * kernel's copies where rows are not 16-byte aligned).  Both then store x
+ * of the real rows only, element by element.
+ *
  * Build: CMake target tridi_row_floor, with -DTRIDI_CUDA_TUNING=ON (or
  * nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude -Itools bench/tuning/row_floor.cu):
- *   tridi_row_floor [--shape rows,tiles,stream] [--n 1000] [--dtype f32,f64]
+ *   tridi_row_floor [--shape rows,tiles,stream,padded,padded_elem] [--n 1000]
+ *                   [--dtype f32,f64]
  *                   [--gbytes 32,64,128] [--m 16] [--size-mb 512] [--reps 10]
  * CSV on stdout (rows: g and row_bytes as above; tiles and stream: 0). */
 #include <cuda_runtime.h>
@@ -107,6 +118,48 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+template <typename T, int M, bool SPAN>
+__global__ void __launch_bounds__(kThreads)
+    padded_floor(const T *__restrict__ a, const T *__restrict__ b, const T *__restrict__ c,
+                 const T *__restrict__ d, T *__restrict__ x, int64_t nsys, int n, int ld,
+                 int spt) {
+  constexpr int R = kThreads * M, V = 16 / (int)sizeof(T);
+  extern __shared__ __align__(16) unsigned char smem[];
+  T *sh = (T *)smem; /* 4 R */
+  const T *src[4] = {a, b, c, d};
+  const int64_t ntiles = (nsys + spt - 1) / spt;
+  for (int64_t t = blockIdx.x; t < ntiles; t += gridDim.x) {
+    const int64_t e0 = t * spt * (int64_t)ld;
+    const int span = (int)(nsys - t * spt < spt ? nsys - t * spt : spt) * ld;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      if (SPAN) {
+        for (int v = threadIdx.x; v < (span + V - 1) / V; v += kThreads) {
+          const unsigned dst = (unsigned)__cvta_generic_to_shared(sh + k * R + v * V);
+          asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst),
+                       "l"(src[k] + e0 + (int64_t)v * V));
+        }
+      } else {
+        for (int e = threadIdx.x; e < span; e += kThreads) {
+          if (e % ld >= n) continue;
+          const unsigned dst = (unsigned)__cvta_generic_to_shared(sh + k * R + e);
+          if (sizeof(T) == 4)
+            asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst),
+                         "l"(src[k] + e0 + e));
+          else
+            asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(dst),
+                         "l"(src[k] + e0 + e));
+        }
+      }
+    }
+    asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+    __syncthreads();
+    for (int e = threadIdx.x; e < span; e += kThreads)
+      if (e % ld < n) x[e0 + e] = sh[e] + sh[R + e] + sh[2 * R + e] + sh[3 * R + e];
+    __syncthreads();
+  }
+}
+
 template <typename T>
 __global__ void stream_floor(const T *__restrict__ a, const T *__restrict__ b,
                              const T *__restrict__ c, const T *__restrict__ d,
@@ -173,6 +226,55 @@ int run(int64_t n, int M, const std::vector<long long> &gbytes, double size_mb, 
   return rc;
 }
 
+/* --shape padded / padded_elem: the bench's padded batch of systems of n rows */
+template <typename T>
+int run_padded(bool span, int64_t n, double size_mb, int reps, cudaStream_t s, const char *dev,
+               int sms) {
+  const size_t es = sizeof(T);
+  constexpr int M = sizeof(T) == 4 ? 16 : 8, R = kThreads * M;
+  int64_t pad = 3;
+  while (((n + pad) * (int64_t)es) % 64 == 0) ++pad;
+  const int64_t ld = n + pad;
+  int64_t spt = R / ld;
+  while (spt > 0 && (spt * ld * (int64_t)es) % 16 != 0) --spt;
+  if (spt < 1) return 0; /* no tile of whole systems fits */
+  const int64_t B = (int64_t)(size_mb * 1048576.0 / (5.0 * (double)ld * (double)es));
+  const size_t bytes = (size_t)(B * ld) * es + 16; /* the last span's piece */
+  T *op[5] = {};
+  int rc = 0;
+  for (int k = 0; k < 5 && !rc; ++k) rc = fail(cudaMalloc(&op[k], bytes), "cudaMalloc");
+  for (int k = 0; k < 5 && !rc; ++k) rc = fail(cudaMemsetAsync(op[k], 0, bytes, s), "memset");
+  const size_t smem = (size_t)4 * R * es;
+  auto fn = span ? padded_floor<T, M, true> : padded_floor<T, M, false>;
+  int per_sm = 0;
+  if (!rc)
+    rc = fail(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
+              "smem") ||
+         fail(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, kThreads, smem),
+              "occupancy");
+  if (!rc) {
+    const double copy_ms = time_ms(
+        [&] { cudaMemcpyAsync(op[4], op[0], bytes, cudaMemcpyDeviceToDevice, s); }, reps, s);
+    const double copy_gbps = 2.0 * (double)bytes / copy_ms * 1e-6;
+    const double ms = time_ms(
+        [&] {
+          fn<<<per_sm * sms, kThreads, smem, s>>>(op[0], op[1], op[2], op[3], op[4], B, (int)n,
+                                                  (int)ld, (int)spt);
+        },
+        reps, s);
+    rc = fail(cudaGetLastError(), "launch") || fail(cudaStreamSynchronize(s), "kernel");
+    if (!rc) {
+      const double gbps = 5.0 * (double)(B * n) * (double)es / ms * 1e-6; /* real unknowns */
+      printf("%s,%s,%s,%lld,%lld,%d,%lld,0,%.1f,%.4f,%.1f,%.1f\n", dev,
+             span ? "padded" : "padded_elem", es == 4 ? "f32" : "f64", (long long)n, (long long)B,
+             M, (long long)spt, copy_gbps, ms, gbps, 100.0 * gbps / copy_gbps);
+      fflush(stdout);
+    }
+  }
+  for (int k = 0; k < 5; ++k) cudaFree(op[k]);
+  return rc;
+}
+
 /* --shape tiles / stream: a contiguous batch of the same bytes */
 template <typename T>
 int run_flat(bool tiles, double size_mb, int reps, cudaStream_t s, const char *dev, int sms) {
@@ -219,24 +321,35 @@ int run_flat(bool tiles, double size_mb, int reps, cudaStream_t s, const char *d
   return rc;
 }
 
+/* whether the comma list s names t */
+bool has_token(const char *s, const char *t) {
+  const size_t l = strlen(t);
+  for (const char *p = s; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : nullptr)
+    if (!strncmp(p, t, l) && (p[l] == ',' || p[l] == '\0')) return true;
+  return false;
+}
+
 } /* namespace */
 
 int main(int argc, char **argv) {
   std::vector<long long> ns = {1000}, gbytes = {32, 64, 128};
-  bool f32 = true, f64 = true, rows = true, tiles = false, stream = false;
+  bool f32 = true, f64 = true, rows = true, tiles = false, stream = false, padded = false,
+       padded_elem = false;
   int M = 16, reps = 10;
   double size_mb = 512;
   for (int k = 1; k < argc; ++k) {
     const char *a = argv[k], *val = k + 1 < argc ? argv[k + 1] : nullptr;
     if (val == nullptr) {
       fprintf(stderr,
-              "usage: tridi_row_floor [--shape rows,tiles,stream] [--n N,...] [--dtype f32,f64]"
+              "usage: tridi_row_floor [--shape rows,tiles,stream,padded,padded_elem] [--n N,...]"
+              " [--dtype f32,f64]"
               " [--gbytes 32,64,128] [--m 4|8|16] [--size-mb MIB] [--reps N]\n");
       return 2;
     }
     if (!strcmp(a, "--shape"))
-      rows = strstr(val, "rows") != nullptr, tiles = strstr(val, "tiles") != nullptr,
-      stream = strstr(val, "stream") != nullptr;
+      rows = has_token(val, "rows"), tiles = has_token(val, "tiles"),
+      stream = has_token(val, "stream"), padded = has_token(val, "padded"),
+      padded_elem = has_token(val, "padded_elem");
     else if (!strcmp(a, "--n")) ns = floor_parse_list(val);
     else if (!strcmp(a, "--gbytes")) gbytes = floor_parse_list(val);
     else if (!strcmp(a, "--dtype"))
@@ -265,6 +378,14 @@ int main(int argc, char **argv) {
     if (!(t ? tiles : stream)) continue;
     if (f32 && !rc) rc = run_flat<float>(t, size_mb, reps, s, prop.name, prop.multiProcessorCount);
     if (f64 && !rc) rc = run_flat<double>(t, size_mb, reps, s, prop.name, prop.multiProcessorCount);
+  }
+  for (int k = 0; k < 2 && !rc; ++k) {
+    const bool span = k == 0;
+    if (!(span ? padded : padded_elem)) continue;
+    for (long long n : ns) {
+      if (f32 && !rc) rc = run_padded<float>(span, n, size_mb, reps, s, prop.name, prop.multiProcessorCount);
+      if (f64 && !rc) rc = run_padded<double>(span, n, size_mb, reps, s, prop.name, prop.multiProcessorCount);
+    }
   }
   for (long long n : ns) {
     if (!rows) break;
