@@ -296,7 +296,11 @@ typedef enum tridi_backend {
  *  tridi_pivot), and so do the CUDA Thomas and Thomas-PCR kernels (the
  *  segmented and cluster long-system solves by a residual check of every
  *  row, docs/accuracy.md); CR,
- *  PCR and CR+PCR do not.  RD and CR+RD lose accuracy where RD's prefix
+ *  PCR and CR+PCR do not, nor do they check their result: a plan forces
+ *  them only with tridi_options.assume_dominant = 1 (else
+ *  TRIDI_ERR_INVALID_OPTION), and they are then for systems diagonally
+ *  dominant by rows or columns (not every SPD system: PCR loses accuracy on
+ *  SPD matrices whose rows are not dominant, docs/accuracy.md).  RD and CR+RD lose accuracy where RD's prefix
  *  products grow, i.e. on diagonally dominant matrices from n of a few
  *  (docs/accuracy.md), so every system they solve is checked afterwards on
  *  every backend: its backward error ||Ax - d||inf / (||A||inf ||x||inf +
@@ -389,7 +393,8 @@ typedef struct tridi_options {
    *  then not flagged (never TRIDI_INFO_INACCURATE from a Thomas solver),
    *  and TRIDI_PIVOT_AUTO solves nothing again: no pivoting at all.  On
    *  CUDA it also selects kernels compiled without the detection: the
-   *  fastest.  The RD / CR+RD accuracy check stays on. */
+   *  fastest.  The RD / CR+RD accuracy check stays on.  Required to force
+   *  TRIDI_ALG_CR, TRIDI_ALG_PCR or TRIDI_ALG_CR_PCR (see tridi_alg). */
   int assume_dominant;
 } tridi_options;
 

@@ -23,7 +23,8 @@ def ops(rng):
 def test_signature_and_doc():
     sig = inspect.signature(tridi.solve)
     assert list(sig.parameters) == ["a", "b", "c", "d", "axis", "out", "alg", "pivot", "check",
-                                    "info"]
+                                    "info", "assume_dominant"]
+    assert sig.parameters["assume_dominant"].default is False
     assert sig.parameters["axis"].default == -1 and sig.parameters["check"].default is True
     assert sig.parameters["axis"].kind is inspect.Parameter.KEYWORD_ONLY
     assert tridi.solve.__module__ == "tridi" and tridi.solve.__name__ == "solve"

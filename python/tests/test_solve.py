@@ -194,17 +194,42 @@ def test_check_false_nonfinite(rng):
     assert list(info) == [0, -4]
 
 
+UNGUARDED = ("cr", "pcr", "cr_pcr")  # neither pivot nor check: need assume_dominant
+
+
 @pytest.mark.parametrize("alg", [a for a in tridi.algorithms if a != "auto"])
 def test_forced_algorithms(rng, alg):
     a, b, c, d = dominant(rng, (7, 64))
     try:
-        x, info = tridi.solve(a, b, c, d, alg=alg, check=False)
+        x, info = tridi.solve(a, b, c, d, alg=alg, check=False, assume_dominant=alg in UNGUARDED)
     except ValueError as e:
         assert "NOT_SUPPORTED" in str(e) or "INVALID_OPTION" in str(e)
         pytest.skip(f"{alg} does not apply on the CPU: {e}")
     ok = info == 0
     assert np.all(ok | (info == 2**31 - 1))  # rd, cr_rd may flag inaccuracy
     assert_solves(x[ok], a[ok], b[ok], c[ok], d[ok], factor=64)
+
+
+@pytest.mark.parametrize("alg", UNGUARDED)
+def test_unguarded_algorithms_need_the_declaration(rng, alg):
+    a, b, c, d = dominant(rng, (3, 16))
+    with pytest.raises(ValueError, match="INVALID_OPTION.*assume_dominant"):
+        tridi.solve(a, b, c, d, alg=alg)
+    with pytest.raises(ValueError, match="assume_dominant"):
+        tridi.Plan(d.shape, d.dtype, alg=alg)
+    x = tridi.solve(a, b, c, d, alg=alg, assume_dominant=True)
+    assert_solves(x, a, b, c, d, factor=64)
+    plan = tridi.Plan(d.shape, d.dtype, alg=alg, assume_dominant=True)
+    assert plan.alg == alg
+    assert_solves(plan(a, b, c, d), a, b, c, d, factor=64)
+
+
+def test_assume_dominant_is_part_of_the_plan_key(rng):
+    tridi._tridi.clear_plan_cache()
+    a, b, c, d = dominant(rng, (3, 10))
+    tridi.solve(a, b, c, d)
+    tridi.solve(a, b, c, d, assume_dominant=True)
+    assert tridi._tridi.plan_cache_size() == 2
 
 
 def test_plans_are_cached(rng):

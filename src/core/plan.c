@@ -70,6 +70,15 @@ static tridi_status check_options(const tridi_options *o) {
                            "tridi_plan_create: opts->alg = %s does not pivot but opts->pivot = "
                            "TRIDI_PIVOT_PARTIAL; use TRIDI_ALG_AUTO or TRIDI_ALG_LU_PARTIAL",
                            tridi_alg_name(o->alg));
+  /* no pivots to watch and no check afterwards: on a system that is not
+   * diagonally dominant their answer can be wrong with info 0, so the
+   * caller has to declare dominance */
+  if (tridi_alg_unguarded(o->alg) && !o->assume_dominant)
+    return tridi_set_error(TRIDI_ERR_INVALID_OPTION,
+                           "tridi_plan_create: opts->alg = %s neither pivots nor checks its "
+                           "result, so it is only for diagonally dominant systems: set "
+                           "opts->assume_dominant = 1 to declare them so, or use TRIDI_ALG_AUTO",
+                           tridi_alg_name(o->alg));
   return TRIDI_SUCCESS;
 }
 

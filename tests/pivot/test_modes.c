@@ -618,10 +618,46 @@ static void test_options(void **state) {
     o.backend = TRIDI_BACKEND_CPU;
     o.alg = ok[k].alg;
     o.pivot = ok[k].pivot;
+    o.assume_dominant = ok[k].alg == TRIDI_ALG_CR; /* required for CR (below) */
     if (tt_expect_status(plan_pivot(d, &o, &pv, &alg, &assume), TRIDI_SUCCESS, "options") &&
         (pv != ok[k].want || alg != ok[k].want_alg))
       tt_fail("alg %s, pivot %s: the plan runs %s with pivot %s", tridi_alg_name(ok[k].alg),
               tridi_pivot_name(ok[k].pivot), tridi_alg_name(alg), tridi_pivot_name(pv));
+  }
+  /* CR, PCR and CR+PCR neither pivot nor check their result: refused
+   * without the caller's declaration of dominance, with a message that
+   * names the algorithm and the option; planned with it, on both host
+   * backends.  RD and CR+RD check theirs: planned either way. */
+  const tridi_alg unguarded[] = {TRIDI_ALG_CR, TRIDI_ALG_PCR, TRIDI_ALG_CR_PCR};
+  for (size_t k = 0; k < sizeof unguarded / sizeof unguarded[0]; ++k)
+    for (int be = TRIDI_BACKEND_REF; be <= TRIDI_BACKEND_CPU; ++be)
+      for (int pm = 0; pm < 2; ++pm) {
+        char ctx[96];
+        snprintf(ctx, sizeof ctx, "alg %s, backend %s, pivot %s", tridi_alg_name(unguarded[k]),
+                 tridi_backend_name((tridi_backend)be), pm ? "auto" : "none");
+        tridi_options_init(&o);
+        o.backend = (tridi_backend)be;
+        o.alg = unguarded[k];
+        o.pivot = pm ? TRIDI_PIVOT_AUTO : TRIDI_PIVOT_NONE;
+        tt_expect_status(plan_pivot(d, &o, &pv, &alg, &assume), TRIDI_ERR_INVALID_OPTION, ctx);
+        if (!strstr(tridi_last_error(), tridi_alg_name(unguarded[k])) ||
+            !strstr(tridi_last_error(), "assume_dominant"))
+          tt_fail("%s without assume_dominant: the message \"%s\" names neither", ctx,
+                  tridi_last_error());
+        o.assume_dominant = 1;
+        if (tt_expect_status(plan_pivot(d, &o, &pv, &alg, &assume), TRIDI_SUCCESS, ctx) &&
+            (alg != unguarded[k] || assume != 1))
+          tt_fail("%s, assume_dominant: the plan runs %s, assume_dominant %d", ctx,
+                  tridi_alg_name(alg), assume);
+      }
+  const tridi_alg checked[] = {TRIDI_ALG_RD, TRIDI_ALG_CR_RD};
+  for (size_t k = 0; k < sizeof checked / sizeof checked[0]; ++k) {
+    tridi_options_init(&o);
+    o.backend = TRIDI_BACKEND_CPU;
+    o.alg = checked[k];
+    o.pivot = TRIDI_PIVOT_NONE;
+    tt_expect_status(plan_pivot(d, &o, &pv, &alg, &assume), TRIDI_SUCCESS,
+                     tridi_alg_name(checked[k]));
   }
   /* a struct of the first release's size (it ended with `flags`) is
    * accepted, and the newer fields behind it are taken as their defaults

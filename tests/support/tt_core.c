@@ -193,6 +193,9 @@ static void add_cfg(tt_config *cfg, int *k, const char *name, tridi_backend be, 
    * flagged, nothing solved again (TRIDI_PIVOT_AUTO's second pass has
    * configurations of its own, and the NULL options) */
   c->opts.pivot = tridi_alg_pivots(alg) ? TRIDI_PIVOT_PARTIAL : TRIDI_PIVOT_NONE;
+  /* CR, PCR and CR+PCR are planned only for systems declared dominant (the
+   * suite's problems are) */
+  c->opts.assume_dominant = tridi_alg_unguarded(alg);
 }
 
 static void add_pivot_cfg(tt_config *cfg, int *k, const char *name, tridi_backend be,

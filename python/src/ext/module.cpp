@@ -284,7 +284,7 @@ bool bool_arg(PyObject *v) {
 
 // Interned names of the parameters of tridi.solve and Plan.__call__.
 struct ArgNames {
-  PyObject *solve[10];  // a, b, c, d, axis, out, alg, pivot, check, info
+  PyObject *solve[11];  // a, b, c, d, axis, out, alg, pivot, check, info, assume_dominant
   PyObject *call[7];    // a, b, c, d, out, check, info
   PyObject *auto_;
 };
@@ -293,8 +293,9 @@ const ArgNames &arg_names() {
   static ArgNames *n = nullptr;
   if (!n) {
     n = new ArgNames;
-    const char *s[10] = {"a", "b", "c", "d", "axis", "out", "alg", "pivot", "check", "info"};
-    for (int i = 0; i < 10; ++i) n->solve[i] = intern(s[i]);
+    const char *s[11] = {"a", "b", "c", "d", "axis", "out", "alg", "pivot", "check", "info",
+                         "assume_dominant"};
+    for (int i = 0; i < 11; ++i) n->solve[i] = intern(s[i]);
     const char *c[7] = {"a", "b", "c", "d", "out", "check", "info"};
     for (int i = 0; i < 7; ++i) n->call[i] = intern(c[i]);
     n->auto_ = intern("auto");
@@ -303,12 +304,13 @@ const ArgNames &arg_names() {
 }
 
 // solve(a, b, c, d, *, axis=-1, out=None, alg="auto", pivot="auto",
-// check=True, info=None): tridi.solve itself, called by CPython directly.
+// check=True, info=None, assume_dominant=False): tridi.solve itself, called
+// by CPython directly.
 PyObject *solve_fast(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
   try {
     const ArgNames &n = arg_names();
-    PyObject *v[10];
-    if (!match_fast("solve", args, nargs, kwnames, n.solve, 10, 4, 4, v)) return nullptr;
+    PyObject *v[11];
+    if (!match_fast("solve", args, nargs, kwnames, n.solve, 11, 4, 4, v)) return nullptr;
     const char *fn = "tridi.solve";
     PlanOptions o;
     if (v[6] && v[6] != n.auto_) {
@@ -328,6 +330,7 @@ PyObject *solve_fast(PyObject *, PyObject *const *args, Py_ssize_t nargs, PyObje
     }
     const int64_t axis = v[4] ? index_arg(v[4]) : -1;
     const bool check = v[8] ? bool_arg(v[8]) : true;
+    o.assume_dominant = v[10] ? bool_arg(v[10]) : false;
     const nb::handle none = nb::none();
     return solve(v[0], v[1], v[2], v[3], axis, v[5] ? nb::handle(v[5]) : none, o, check,
                  v[9] ? nb::handle(v[9]) : none)
@@ -342,7 +345,8 @@ PyMethodDef solve_def = {"solve",
                          reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&solve_fast)),
                          METH_FASTCALL | METH_KEYWORDS,
                          "solve(a, b, c, d, *, axis=-1, out=None, alg='auto', pivot='auto', "
-                         "check=True, info=None)\n--\n\nCore of tridi.solve (see its docstring)."};
+                         "check=True, info=None, assume_dominant=False)\n--\n\nCore of tridi.solve "
+                         "(see its docstring)."};
 
 // tridi.solve as a builtin of module `module` with the docstring `doc` (the
 // package's own, kept in Python): the same C entry, no Python frame.
@@ -369,7 +373,8 @@ bool same_strides(const Problem &a, const int64_t (*s)[kMaxRank]) {
 class Plan {
  public:
   Plan(nb::sequence shape, const std::string &dtype, int64_t axis, const std::string &alg,
-       const std::string &pivot, const std::string &backend, int device, int threads) {
+       const std::string &pivot, const std::string &backend, int device, int threads,
+       bool assume_dominant) {
     const char *fn = "tridi.Plan";
     const size_t rank = nb::len(shape);
     if (rank < 1 || rank > static_cast<size_t>(kMaxRank))
@@ -402,6 +407,7 @@ class Plan {
     if (o_.backend == TRIDI_BACKEND_AUTO) o_.backend = TRIDI_BACKEND_CPU;
     o_.device = device;
     o_.threads = threads;
+    o_.assume_dominant = assume_dominant;
     if (threads < 0) throw nb::value_error("tridi.Plan: threads must be >= 0");
     p_.dev_type = o_.backend == TRIDI_BACKEND_CUDA ? kDevCUDA : kDevCPU;
     p_.dev_id = o_.backend == TRIDI_BACKEND_CUDA ? device : 0;
@@ -614,9 +620,9 @@ NB_MODULE(_tridi, m) {
                                      {0, nullptr}};
   nb::class_<Plan>(m, "Plan", "Core of tridi.Plan (see its docstring).", nb::type_slots(plan_slots))
       .def(nb::init<nb::sequence, const std::string &, int64_t, const std::string &,
-                    const std::string &, const std::string &, int, int>(),
+                    const std::string &, const std::string &, int, int, bool>(),
            nb::arg("shape"), nb::arg("dtype"), nb::arg("axis"), nb::arg("alg"), nb::arg("pivot"),
-           nb::arg("backend"), nb::arg("device"), nb::arg("threads"))
+           nb::arg("backend"), nb::arg("device"), nb::arg("threads"), nb::arg("assume_dominant"))
       .def_prop_ro("alg", &Plan::alg)
       .def_prop_ro("pivot", &Plan::pivot)
       .def_prop_ro("backend", &Plan::backend)

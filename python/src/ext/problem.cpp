@@ -181,6 +181,7 @@ PlanPtr make_plan(const char *fn, const Problem &p, const PlanOptions &o) {
   opts.alg = (tridi_alg)o.alg;
   opts.pivot = (tridi_pivot)o.pivot;
   opts.num_threads = o.threads;
+  opts.assume_dominant = o.assume_dominant;
   opts.device = p.on_gpu() ? p.dev_id : 0;
   auto holder = std::make_shared<PlanHolder>();
   st = tridi_plan_create(&holder->plan, desc, &opts);
@@ -196,7 +197,7 @@ namespace {
 
 // Everything a plan depends on, as plain integers (compared with memcmp).
 struct Key {
-  int32_t dtype, rank, axis, backend, alg, pivot, threads, device;
+  int32_t dtype, rank, axis, backend, alg, pivot, threads, device, assume_dominant, unused;
   int64_t shape[kMaxRank];
   int64_t strides[TRIDI_NUM_OPERANDS][kMaxRank];
 };
@@ -235,6 +236,7 @@ PlanPtr cached_plan(const char *fn, const Problem &p, const PlanOptions &o) {
   key.pivot = o.pivot;
   key.threads = o.threads;
   key.device = p.on_gpu() ? p.dev_id : 0;
+  key.assume_dominant = o.assume_dominant;
   for (int j = 0; j < p.rank; ++j) {
     key.shape[j] = p.shape[j];
     for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) key.strides[k][j] = p.strides[k][j];

@@ -17,6 +17,7 @@ struct PlanOptions {
   int pivot = TRIDI_PIVOT_AUTO;
   int threads = 0;
   int device = 0;
+  int assume_dominant = 0;  // tridi_options.assume_dominant
 };
 
 struct Problem {

@@ -12,7 +12,7 @@ from ._errors import BreakdownError  # noqa: F401  (documented in the docstrings
 __all__ = ["solve", "Plan", "solve_banded"]
 
 
-_SOLVE_DOC = """solve(a, b, c, d, *, axis=-1, out=None, alg='auto', pivot='auto', check=True, info=None)
+_SOLVE_DOC = """solve(a, b, c, d, *, axis=-1, out=None, alg='auto', pivot='auto', check=True, info=None, assume_dominant=False)
 --
 
 Solve a batch of tridiagonal systems along one axis of N-d arrays.
@@ -54,6 +54,8 @@ alg : str, optional
     algorithm name: ``"thomas"``, ``"thomas_pcr"``, ``"cr"``, ``"pcr"``,
     ``"rd"``, ``"cr_pcr"``, ``"cr_rd"``, ... (:data:`tridi.algorithms`).
     A name that does not apply to the backend raises ``ValueError``.
+    ``"cr"``, ``"pcr"`` and ``"cr_pcr"`` neither pivot nor check their
+    result: they need ``assume_dominant=True`` (else ``ValueError``).
 pivot : str, optional
     ``"auto"`` (default): eliminate without pivoting, measure each
     system's element growth, and solve the systems that grow too much
@@ -75,6 +77,12 @@ info : array of int32, optional
     Default: a new array of ``d``'s library (with ``check=False`` on CuPy
     arrays, one of a few arrays tridi made before that nothing refers to
     any more, reused on the stream it was last used on).
+assume_dominant : bool, optional
+    False (default).  True declares every system diagonally dominant (by
+    rows or columns) or symmetric positive definite: growth is then not
+    measured, nothing is solved again, and ``"cr"``, ``"pcr"``,
+    ``"cr_pcr"`` may be asked for (for them the declaration must be
+    diagonal dominance).  docs/accuracy.md.
 
 Returns
 -------
@@ -164,6 +172,8 @@ class Plan(_ext.Plan):
         CUDA device ordinal (``backend="cuda"``).
     threads : int, optional
         CPU threads (0: OpenMP's default).
+    assume_dominant : bool, optional
+        As for :func:`solve` (default False).
 
     Notes
     -----
@@ -201,7 +211,7 @@ class Plan(_ext.Plan):
     """
 
     def __init__(self, shape, dtype, axis=-1, *, alg="auto", pivot="auto", backend="cpu", device=0,
-                 threads=0):
+                 threads=0, assume_dominant=False):
         try:
             dims = tuple(operator.index(s) for s in shape)
         except TypeError:
@@ -209,7 +219,7 @@ class Plan(_ext.Plan):
         if not isinstance(alg, str) or not isinstance(pivot, str) or not isinstance(backend, str):
             raise TypeError("tridi.Plan: alg, pivot and backend must be str")
         super().__init__(dims, _dtype_name(dtype), operator.index(axis), alg, pivot, backend,
-                         operator.index(device), operator.index(threads))
+                         operator.index(device), operator.index(threads), bool(assume_dominant))
 
     def __repr__(self) -> str:
         return (f"tridi.Plan(shape={self.shape}, dtype={self.dtype}, axis={self.axis}, "
