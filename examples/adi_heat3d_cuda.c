@@ -66,8 +66,8 @@ int adi_run_cuda(const adi_config *cfg, double *u, double *w_host, adi_result *r
     }
     adi_coefficients(cfg, d, cfg->full_coef, hc[0], hc[1], hc[2]);
     for (int m = 0; m < 3; ++m) {
-      ADI_CUDA_TRY(
-          cudaMemcpyAsync(dcoef[d][m], hc[m], len * sizeof(double), cudaMemcpyHostToDevice, stream));
+      const size_t cb = len * sizeof(double);
+      ADI_CUDA_TRY(cudaMemcpyAsync(dcoef[d][m], hc[m], cb, cudaMemcpyHostToDevice, stream));
       free(hc[m]);
       hc[m] = NULL;
     }

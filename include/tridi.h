@@ -300,10 +300,11 @@ typedef enum tridi_backend {
  *  them only with tridi_options.assume_dominant = 1 (else
  *  TRIDI_ERR_INVALID_OPTION), and they are then for systems diagonally
  *  dominant by rows or columns (not every SPD system: PCR loses accuracy on
- *  SPD matrices whose rows are not dominant, docs/accuracy.md).  RD and CR+RD lose accuracy where RD's prefix
- *  products grow, i.e. on diagonally dominant matrices from n of a few
- *  (docs/accuracy.md), so every system they solve is checked afterwards on
- *  every backend: its backward error ||Ax - d||inf / (||A||inf ||x||inf +
+ *  SPD matrices whose rows are not dominant, docs/accuracy.md).  RD and
+ *  CR+RD lose accuracy where RD's prefix products grow, i.e. on diagonally
+ *  dominant matrices from n of a few (docs/accuracy.md), so every system
+ *  they solve is checked afterwards on every backend: its backward error
+ *  ||Ax - d||inf / (||A||inf ||x||inf +
  *  ||d||inf), computed in the element type, must be at most 4 n eps (eps =
  *  FLT_EPSILON or DBL_EPSILON, n the system length); otherwise its info is
  *  TRIDI_INFO_INACCURATE (x stays written) and, on CPU/REF, the status

@@ -383,8 +383,9 @@ int main(int argc, char **argv) {
     const bool span = k == 0;
     if (!(span ? padded : padded_elem)) continue;
     for (long long n : ns) {
-      if (f32 && !rc) rc = run_padded<float>(span, n, size_mb, reps, s, prop.name, prop.multiProcessorCount);
-      if (f64 && !rc) rc = run_padded<double>(span, n, size_mb, reps, s, prop.name, prop.multiProcessorCount);
+      const int sms = prop.multiProcessorCount;
+      if (f32 && !rc) rc = run_padded<float>(span, n, size_mb, reps, s, prop.name, sms);
+      if (f64 && !rc) rc = run_padded<double>(span, n, size_mb, reps, s, prop.name, sms);
     }
   }
   for (long long n : ns) {
