@@ -56,13 +56,14 @@ module tridi
   public :: tridi_solve, tridi_plan_create, tridi_plan_execute, tridi_plan_destroy, &
        tridi_plan_describe, tridi_last_error, tridi_status_name
 
-  !> call tridi_solve(a, b, c, d, x [, dim, stat, errmsg, info, alg])
-  !> call tridi_solve(a, b, c, x [, dim, stat, errmsg, info, alg])   (in place)
+  !> call tridi_solve(a, b, c, d, x [, dim, stat, errmsg, info, alg, assume_dominant])
+  !> call tridi_solve(a, b, c, x [, dim, stat, errmsg, info, alg, assume_dominant])   (in place)
   interface tridi_solve
      module procedure solve_r4, solve_r8, solve_in_place_r4, solve_in_place_r8
   end interface tridi_solve
 
-  !> call tridi_plan_create(plan, a, b, c, d, x [, dim, stat, errmsg, alg, backend, threads, device])
+  !> call tridi_plan_create(plan, a, b, c, d, x [, dim, stat, errmsg, alg, backend, threads, device,
+  !>                        assume_dominant])
   !> call tridi_plan_create(plan, a, b, c, x [, ...])   (a plan for in-place solves)
   interface tridi_plan_create
      module procedure plan_create_r4, plan_create_r8, plan_create_in_place_r4, &
@@ -77,7 +78,8 @@ module tridi
   end interface tridi_plan_execute
 
   interface
-     function c_solve(a, b, c, d, x, dim, info, alg) bind(C, name="tridi_f_solve") result(st)
+     function c_solve(a, b, c, d, x, dim, info, alg, assume_dominant) &
+          bind(C, name="tridi_f_solve") result(st)
        import :: c_int, c_int32_t, c_char
        type(*), dimension(..), intent(in) :: a, b, c
        type(*), dimension(..), intent(in), optional :: d  ! absent: in place (x is d)
@@ -85,16 +87,17 @@ module tridi
        integer(c_int), value :: dim
        integer(c_int32_t), dimension(..), intent(out), optional :: info
        character(kind=c_char), dimension(*), intent(in) :: alg
+       integer(c_int), value :: assume_dominant
        integer(c_int) :: st
      end function c_solve
 
-     function c_plan_create(plan, a, b, c, d, x, dim, alg, backend, threads, device) &
-          bind(C, name="tridi_f_plan_create") result(st)
+     function c_plan_create(plan, a, b, c, d, x, dim, alg, backend, threads, device, &
+          assume_dominant) bind(C, name="tridi_f_plan_create") result(st)
        import :: c_int, c_char, c_ptr
        type(c_ptr), intent(out) :: plan
        type(*), dimension(..), intent(in) :: a, b, c, x
        type(*), dimension(..), intent(in), optional :: d  ! absent: in place (x is d)
-       integer(c_int), value :: dim, backend, threads, device
+       integer(c_int), value :: dim, backend, threads, device, assume_dominant
        character(kind=c_char), dimension(*), intent(in) :: alg
        integer(c_int) :: st
      end function c_plan_create
@@ -200,6 +203,16 @@ contains
     if (present(dim)) dim_or_1 = int(dim, c_int)
   end function dim_or_1
 
+  !> 1 where the caller declares the systems diagonally dominant
+  !> (tridi_options.assume_dominant; required to force 'cr', 'pcr', 'cr_pcr')
+  integer(c_int) function flag_or_0(flag)
+    logical, intent(in), optional :: flag
+    flag_or_0 = 0
+    if (present(flag)) then
+       if (flag) flag_or_0 = 1
+    end if
+  end function flag_or_0
+
   function alg_or_auto(alg) result(s)
     character(len=*), intent(in), optional :: alg
     character(len=:), allocatable :: s
@@ -209,7 +222,7 @@ contains
 
   ! ---- tridi_solve -------------------------------------------------------------
 
-  subroutine solve_r8(a, b, c, d, x, dim, stat, errmsg, info, alg)
+  subroutine solve_r8(a, b, c, d, x, dim, stat, errmsg, info, alg, assume_dominant)
     real(c_double), intent(in) :: a(..), b(..), c(..), d(..)
     real(c_double), intent(inout) :: x(..)
     integer, intent(in), optional :: dim
@@ -217,11 +230,13 @@ contains
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int32_t), intent(out), optional :: info(..)
     character(len=*), intent(in), optional :: alg
-    call finish(c_solve(a, b, c, d, x, dim_or_1(dim), info, c_str(alg_or_auto(alg))), &
+    logical, intent(in), optional :: assume_dominant
+    call finish(c_solve(a, b, c, d, x, dim_or_1(dim), info, c_str(alg_or_auto(alg)), &
+         flag_or_0(assume_dominant)), &
          'tridi_solve', stat, errmsg)
   end subroutine solve_r8
 
-  subroutine solve_r4(a, b, c, d, x, dim, stat, errmsg, info, alg)
+  subroutine solve_r4(a, b, c, d, x, dim, stat, errmsg, info, alg, assume_dominant)
     real(c_float), intent(in) :: a(..), b(..), c(..), d(..)
     real(c_float), intent(inout) :: x(..)
     integer, intent(in), optional :: dim
@@ -229,11 +244,13 @@ contains
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int32_t), intent(out), optional :: info(..)
     character(len=*), intent(in), optional :: alg
-    call finish(c_solve(a, b, c, d, x, dim_or_1(dim), info, c_str(alg_or_auto(alg))), &
+    logical, intent(in), optional :: assume_dominant
+    call finish(c_solve(a, b, c, d, x, dim_or_1(dim), info, c_str(alg_or_auto(alg)), &
+         flag_or_0(assume_dominant)), &
          'tridi_solve', stat, errmsg)
   end subroutine solve_r4
 
-  subroutine solve_in_place_r8(a, b, c, x, dim, stat, errmsg, info, alg)
+  subroutine solve_in_place_r8(a, b, c, x, dim, stat, errmsg, info, alg, assume_dominant)
     real(c_double), intent(in) :: a(..), b(..), c(..)
     real(c_double), intent(inout) :: x(..)
     integer, intent(in), optional :: dim
@@ -241,11 +258,13 @@ contains
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int32_t), intent(out), optional :: info(..)
     character(len=*), intent(in), optional :: alg
-    call finish(c_solve(a, b, c, x=x, dim=dim_or_1(dim), info=info, alg=c_str(alg_or_auto(alg))), &
+    logical, intent(in), optional :: assume_dominant
+    call finish(c_solve(a, b, c, x=x, dim=dim_or_1(dim), info=info, alg=c_str(alg_or_auto(alg)), &
+         assume_dominant=flag_or_0(assume_dominant)), &
          'tridi_solve', stat, errmsg)
   end subroutine solve_in_place_r8
 
-  subroutine solve_in_place_r4(a, b, c, x, dim, stat, errmsg, info, alg)
+  subroutine solve_in_place_r4(a, b, c, x, dim, stat, errmsg, info, alg, assume_dominant)
     real(c_float), intent(in) :: a(..), b(..), c(..)
     real(c_float), intent(inout) :: x(..)
     integer, intent(in), optional :: dim
@@ -253,7 +272,9 @@ contains
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int32_t), intent(out), optional :: info(..)
     character(len=*), intent(in), optional :: alg
-    call finish(c_solve(a, b, c, x=x, dim=dim_or_1(dim), info=info, alg=c_str(alg_or_auto(alg))), &
+    logical, intent(in), optional :: assume_dominant
+    call finish(c_solve(a, b, c, x=x, dim=dim_or_1(dim), info=info, alg=c_str(alg_or_auto(alg)), &
+         assume_dominant=flag_or_0(assume_dominant)), &
          'tridi_solve', stat, errmsg)
   end subroutine solve_in_place_r4
 
@@ -276,58 +297,66 @@ contains
     if (present(v)) opt_int = int(v, c_int)
   end function opt_int
 
-  subroutine plan_create_r8(plan, a, b, c, d, x, dim, stat, errmsg, alg, backend, threads, device)
+  subroutine plan_create_r8(plan, a, b, c, d, x, dim, stat, errmsg, alg, backend, threads, device, &
+       assume_dominant)
     type(tridi_plan), intent(inout) :: plan
     real(c_double), intent(in) :: a(..), b(..), c(..), d(..), x(..)
     integer, intent(in), optional :: dim, backend, threads, device
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     character(len=*), intent(in), optional :: alg
+    logical, intent(in), optional :: assume_dominant
     call tridi_plan_destroy(plan)
     call create(plan, c_plan_create(plan%handle, a, b, c, d, x, dim_or_1(dim), &
          c_str(alg_or_auto(alg)), opt_int(backend, TRIDI_BACKEND_AUTO), opt_int(threads, 0), &
-         opt_int(device, 0)), 'tridi_plan_create', stat, errmsg)
+         opt_int(device, 0), flag_or_0(assume_dominant)), 'tridi_plan_create', stat, errmsg)
   end subroutine plan_create_r8
 
-  subroutine plan_create_r4(plan, a, b, c, d, x, dim, stat, errmsg, alg, backend, threads, device)
+  subroutine plan_create_r4(plan, a, b, c, d, x, dim, stat, errmsg, alg, backend, threads, device, &
+       assume_dominant)
     type(tridi_plan), intent(inout) :: plan
     real(c_float), intent(in) :: a(..), b(..), c(..), d(..), x(..)
     integer, intent(in), optional :: dim, backend, threads, device
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     character(len=*), intent(in), optional :: alg
+    logical, intent(in), optional :: assume_dominant
     call tridi_plan_destroy(plan)
     call create(plan, c_plan_create(plan%handle, a, b, c, d, x, dim_or_1(dim), &
          c_str(alg_or_auto(alg)), opt_int(backend, TRIDI_BACKEND_AUTO), opt_int(threads, 0), &
-         opt_int(device, 0)), 'tridi_plan_create', stat, errmsg)
+         opt_int(device, 0), flag_or_0(assume_dominant)), 'tridi_plan_create', stat, errmsg)
   end subroutine plan_create_r4
 
   subroutine plan_create_in_place_r8(plan, a, b, c, x, dim, stat, errmsg, alg, backend, threads, &
-       device)
+       device, assume_dominant)
     type(tridi_plan), intent(inout) :: plan
     real(c_double), intent(in) :: a(..), b(..), c(..), x(..)
     integer, intent(in), optional :: dim, backend, threads, device
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     character(len=*), intent(in), optional :: alg
+    logical, intent(in), optional :: assume_dominant
     call tridi_plan_destroy(plan)
     call create(plan, c_plan_create(plan%handle, a, b, c, x=x, dim=dim_or_1(dim), &
          alg=c_str(alg_or_auto(alg)), backend=opt_int(backend, TRIDI_BACKEND_AUTO), &
-         threads=opt_int(threads, 0), device=opt_int(device, 0)), 'tridi_plan_create', stat, errmsg)
+         threads=opt_int(threads, 0), device=opt_int(device, 0), &
+         assume_dominant=flag_or_0(assume_dominant)), 'tridi_plan_create', stat, errmsg)
   end subroutine plan_create_in_place_r8
 
   subroutine plan_create_in_place_r4(plan, a, b, c, x, dim, stat, errmsg, alg, backend, threads, &
-       device)
+       device, assume_dominant)
     type(tridi_plan), intent(inout) :: plan
     real(c_float), intent(in) :: a(..), b(..), c(..), x(..)
     integer, intent(in), optional :: dim, backend, threads, device
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     character(len=*), intent(in), optional :: alg
+    logical, intent(in), optional :: assume_dominant
     call tridi_plan_destroy(plan)
     call create(plan, c_plan_create(plan%handle, a, b, c, x=x, dim=dim_or_1(dim), &
          alg=c_str(alg_or_auto(alg)), backend=opt_int(backend, TRIDI_BACKEND_AUTO), &
-         threads=opt_int(threads, 0), device=opt_int(device, 0)), 'tridi_plan_create', stat, errmsg)
+         threads=opt_int(threads, 0), device=opt_int(device, 0), &
+         assume_dominant=flag_or_0(assume_dominant)), 'tridi_plan_create', stat, errmsg)
   end subroutine plan_create_in_place_r4
 
   subroutine plan_execute_r8(plan, a, b, c, d, x, stat, errmsg, info)

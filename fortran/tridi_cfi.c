@@ -164,7 +164,7 @@ static tridi_status check_info(const CFI_cdesc_t *info, const f_layout *L) {
 }
 
 static tridi_status make_plan(const f_layout *L, const char *alg, int backend, int threads,
-                              int device, tridi_plan *plan) {
+                              int device, int assume_dominant, tridi_plan *plan) {
   tridi_desc desc = NULL;
   tridi_status st = tridi_desc_create(&desc, L->dtype, L->rank, L->shape, L->axis);
   if (st) return fail_tridi(st);
@@ -180,6 +180,7 @@ static tridi_status make_plan(const f_layout *L, const char *alg, int backend, i
   opts.backend = (tridi_backend)backend;
   opts.num_threads = threads;
   opts.device = device;
+  opts.assume_dominant = assume_dominant != 0;
   if (alg && alg[0] && strcmp(alg, "auto") != 0 && (st = tridi_alg_from_name(alg, &opts.alg))) {
     tridi_desc_destroy(desc);
     return fail(st, "tridi_solve: alg = '%s' is not an algorithm (thomas, thomas_pcr, cr, pcr, "
@@ -204,7 +205,7 @@ static tridi_status run(tridi_plan plan, const f_layout *L, const CFI_cdesc_t *i
 
 int tridi_f_solve(const CFI_cdesc_t *a, const CFI_cdesc_t *b, const CFI_cdesc_t *c,
                   const CFI_cdesc_t *d, const CFI_cdesc_t *x, int dim, const CFI_cdesc_t *info,
-                  const char *alg) {
+                  const char *alg, int assume_dominant) {
   if (!d) d = x; /* in place */
   const CFI_cdesc_t *const ops[TRIDI_NUM_OPERANDS] = {a, b, c, d, x};
   f_layout L;
@@ -212,7 +213,7 @@ int tridi_f_solve(const CFI_cdesc_t *a, const CFI_cdesc_t *b, const CFI_cdesc_t 
   if (!st) st = check_info(info, &L);
   if (st) return st;
   tridi_plan plan = NULL;
-  if ((st = make_plan(&L, alg, TRIDI_BACKEND_AUTO, 0, 0, &plan))) return st;
+  if ((st = make_plan(&L, alg, TRIDI_BACKEND_AUTO, 0, 0, assume_dominant, &plan))) return st;
   st = run(plan, &L, info);
   tridi_plan_destroy(plan);
   return st;
@@ -228,7 +229,8 @@ struct tridi_f_plan {
 
 int tridi_f_plan_create(tridi_f_plan **out, const CFI_cdesc_t *a, const CFI_cdesc_t *b,
                         const CFI_cdesc_t *c, const CFI_cdesc_t *d, const CFI_cdesc_t *x, int dim,
-                        const char *alg, int backend, int threads, int device) {
+                        const char *alg, int backend, int threads, int device,
+                        int assume_dominant) {
   if (!d) d = x; /* in place */
   const CFI_cdesc_t *const ops[TRIDI_NUM_OPERANDS] = {a, b, c, d, x};
   if (!out) return fail(TRIDI_ERR_NULL_POINTER, "tridi_plan_create: plan is missing");
@@ -236,7 +238,8 @@ int tridi_f_plan_create(tridi_f_plan **out, const CFI_cdesc_t *a, const CFI_cdes
   tridi_f_plan *p = calloc(1, sizeof *p);
   if (!p) return fail(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory");
   tridi_status st = describe(ops, dim, &p->layout);
-  if (!st) st = make_plan(&p->layout, alg, backend, threads, device, &p->plan);
+  if (!st)
+    st = make_plan(&p->layout, alg, backend, threads, device, assume_dominant, &p->plan);
   if (st) {
     free(p);
     return st;

@@ -21,12 +21,13 @@ typedef struct tridi_f_plan tridi_f_plan;
  *  algorithm name.  Returns a tridi_status; tridi_f_last_error() says why. */
 int tridi_f_solve(const CFI_cdesc_t *a, const CFI_cdesc_t *b, const CFI_cdesc_t *c,
                   const CFI_cdesc_t *d, const CFI_cdesc_t *x, int dim, const CFI_cdesc_t *info,
-                  const char *alg);
+                  const char *alg, int assume_dominant);
 
 /** A plan for these arrays' layout (d NULL: in place). */
 int tridi_f_plan_create(tridi_f_plan **plan, const CFI_cdesc_t *a, const CFI_cdesc_t *b,
                         const CFI_cdesc_t *c, const CFI_cdesc_t *d, const CFI_cdesc_t *x, int dim,
-                        const char *alg, int backend, int threads, int device);
+                        const char *alg, int backend, int threads, int device,
+                        int assume_dominant);
 
 /** Execute a plan on arrays of the plan's shapes and strides (checked). */
 int tridi_f_plan_execute(const tridi_f_plan *plan, const CFI_cdesc_t *a, const CFI_cdesc_t *b,

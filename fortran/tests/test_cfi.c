@@ -196,7 +196,7 @@ static void one_case(CFI_type_t type, int rank, const CFI_index_t *ext, int dim,
   }
   const CFI_cdesc_t *d = in_place ? NULL : (CFI_cdesc_t *)&s[3].sec;
   const int st = tridi_f_solve((CFI_cdesc_t *)&s[0].sec, (CFI_cdesc_t *)&s[1].sec,
-                               (CFI_cdesc_t *)&s[2].sec, d, x, dim, NULL, "auto");
+                               (CFI_cdesc_t *)&s[2].sec, d, x, dim, NULL, "auto", 0);
   CHECK(st == TRIDI_SUCCESS, "rank %d dim %d: %s", rank, dim, tridi_f_last_error());
   int64_t total = 1;
   for (int j = 0; j < rank; ++j) total *= ext[j];
@@ -258,42 +258,46 @@ static void refusals(void) {
   CFI_establish((CFI_cdesc_t *)&odd, buf, CFI_attribute_other, CFI_type_double, 0, 2, ext);
   odd.dim[0].sm = 12;
   odd.dim[1].sm = 48;
-  int st = tridi_f_solve((CFI_cdesc_t *)&odd, A, A, A, X, 1, NULL, "auto");
+  int st = tridi_f_solve((CFI_cdesc_t *)&odd, A, A, A, X, 1, NULL, "auto", 0);
   CHECK(st == TRIDI_ERR_INVALID_STRIDE && strstr(tridi_f_last_error(), "12 bytes"), "%d %s", st,
         tridi_f_last_error());
-  st = tridi_f_solve(A, A, A, A, (CFI_cdesc_t *)&odd, 1, NULL, "auto");
+  st = tridi_f_solve(A, A, A, A, (CFI_cdesc_t *)&odd, 1, NULL, "auto", 0);
   CHECK(st == TRIDI_ERR_INVALID_STRIDE, "%d", st);
-  st = tridi_f_solve(A, F, A, A, X, 1, NULL, "auto");
+  st = tridi_f_solve(A, F, A, A, X, 1, NULL, "auto", 0);
   CHECK(st == TRIDI_ERR_INVALID_DTYPE && strstr(tridi_f_last_error(), "b and x"), "%d %s", st,
         tridi_f_last_error());
-  st = tridi_f_solve(A, A, A, A, X, 3, NULL, "auto");
+  st = tridi_f_solve(A, A, A, A, X, 3, NULL, "auto", 0);
   CHECK(st == TRIDI_ERR_INVALID_AXIS, "%d", st);
-  st = tridi_f_solve(A, A, A, A, X, 0, NULL, "auto");
+  st = tridi_f_solve(A, A, A, A, X, 0, NULL, "auto", 0);
   CHECK(st == TRIDI_ERR_INVALID_AXIS, "%d", st);
   CFI_CDESC_T(2) small;
   const CFI_index_t ext2[2] = {4, 2};
   CFI_establish((CFI_cdesc_t *)&small, buf, CFI_attribute_other, CFI_type_double, 0, 2, ext2);
-  st = tridi_f_solve(A, A, (CFI_cdesc_t *)&small, A, X, 1, NULL, "auto");
+  st = tridi_f_solve(A, A, (CFI_cdesc_t *)&small, A, X, 1, NULL, "auto", 0);
   CHECK(st == TRIDI_ERR_INVALID_SHAPE && strstr(tridi_f_last_error(), "dimension 2"), "%d %s", st,
         tridi_f_last_error());
   CFI_CDESC_T(1) r1;
   const CFI_index_t e3[1] = {3};
   CFI_establish((CFI_cdesc_t *)&r1, buf, CFI_attribute_other, CFI_type_double, 0, 1, e3);
-  st = tridi_f_solve((CFI_cdesc_t *)&r1, A, A, A, X, 1, NULL, "auto"); /* n = 4 along dim 1 */
+  st = tridi_f_solve((CFI_cdesc_t *)&r1, A, A, A, X, 1, NULL, "auto", 0); /* n = 4 along dim 1 */
   CHECK(st == TRIDI_ERR_INVALID_SHAPE, "%d", st);
-  st = tridi_f_solve((CFI_cdesc_t *)&r1, B4, A, A, X, 2, NULL, "auto"); /* n = 3 along dim 2 */
+  st = tridi_f_solve((CFI_cdesc_t *)&r1, B4, A, A, X, 2, NULL, "auto", 0); /* n = 3 along dim 2 */
   CHECK(st == TRIDI_SUCCESS, "%d %s", st, tridi_f_last_error());
   CFI_CDESC_T(0) scalar;
   CFI_establish((CFI_cdesc_t *)&scalar, buf, CFI_attribute_other, CFI_type_double, 0, 0, NULL);
-  st = tridi_f_solve(A, A, A, A, (CFI_cdesc_t *)&scalar, 1, NULL, "auto");
+  st = tridi_f_solve(A, A, A, A, (CFI_cdesc_t *)&scalar, 1, NULL, "auto", 0);
   CHECK(st == TRIDI_ERR_INVALID_RANK, "%d", st);
-  st = tridi_f_solve(A, A, A, A, X, 1, NULL, "no_such_alg");
+  st = tridi_f_solve(A, A, A, A, X, 1, NULL, "no_such_alg", 0);
   CHECK(st == TRIDI_ERR_INVALID_OPTION && strstr(tridi_f_last_error(), "no_such_alg"), "%d", st);
+  /* an algorithm that neither pivots nor checks: only with the declaration */
+  st = tridi_f_solve(A, A, A, A, X, 1, NULL, "pcr", 0);
+  CHECK(st == TRIDI_ERR_INVALID_OPTION && strstr(tridi_f_last_error(), "assume_dominant"), "%d %s",
+        st, tridi_f_last_error());
   /* info: one int32 per system */
   int32_t iv[8];
   const CFI_index_t ie[1] = {2};
   CFI_establish((CFI_cdesc_t *)&info, iv, CFI_attribute_other, CFI_type_int32_t, 0, 1, ie);
-  st = tridi_f_solve(A, A, A, A, X, 1, (CFI_cdesc_t *)&info, "auto");
+  st = tridi_f_solve(A, A, A, A, X, 1, (CFI_cdesc_t *)&info, "auto", 0);
   CHECK(st == TRIDI_ERR_INVALID_SHAPE && strstr(tridi_f_last_error(), "info"), "%d", st);
   /* zero pivot in system 2 (of 3) at row 2: b = 1, a = c = 1 -> pivots 1, 0 */
   const CFI_index_t ie3[1] = {3};
@@ -304,7 +308,7 @@ static void refusals(void) {
   CFI_establish((CFI_cdesc_t *)&B, bb, CFI_attribute_other, CFI_type_double, 0, 2, ext);
   /* the default pivot mode (TRIDI_PIVOT_AUTO) solves that system again with
    * partial pivoting (tridiag(1, 1, 1) of order 4 is regular): no failure left */
-  st = tridi_f_solve(A, (CFI_cdesc_t *)&B, A, A, X, 1, (CFI_cdesc_t *)&info, "auto");
+  st = tridi_f_solve(A, (CFI_cdesc_t *)&B, A, A, X, 1, (CFI_cdesc_t *)&info, "auto", 0);
   CHECK(st == TRIDI_SUCCESS && iv[0] == 0 && iv[1] == 0 && iv[2] == 0, "%d info %d %d %d",
         st, iv[0], iv[1], iv[2]);
 }
@@ -324,7 +328,7 @@ static void plans(void) {
   CFI_section((CFI_cdesc_t *)&Y, (CFI_cdesc_t *)&Yf, lo, up, step);
   tridi_f_plan *p = NULL;
   int st = tridi_f_plan_create(&p, (CFI_cdesc_t *)&A, (CFI_cdesc_t *)&Bd, (CFI_cdesc_t *)&A, NULL,
-                               (CFI_cdesc_t *)&X, 2, "auto", TRIDI_BACKEND_CPU, 1, 0);
+                               (CFI_cdesc_t *)&X, 2, "auto", TRIDI_BACKEND_CPU, 1, 0, 0);
   CHECK(st == TRIDI_SUCCESS && p, "%d %s", st, tridi_f_last_error());
   for (int rep = 0; rep < 3; ++rep) {
     st = tridi_f_plan_execute(p, (CFI_cdesc_t *)&A, (CFI_cdesc_t *)&Bd, (CFI_cdesc_t *)&A, NULL,

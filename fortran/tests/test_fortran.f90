@@ -312,6 +312,15 @@ contains
     call check(stat == TRIDI_ERR_INVALID_SHAPE, 'rank mismatch')
     call tridi_solve(1.0_dp, b, 1.0_dp, x, stat=stat, alg='no_such_alg')
     call check(stat == TRIDI_ERR_INVALID_OPTION, 'unknown alg')
+    ! pcr neither pivots nor checks: refused unless the systems are declared dominant
+    call tridi_solve(1.0_dp, b, 1.0_dp, x, stat=stat, errmsg=msg, alg='pcr')
+    call check(stat == TRIDI_ERR_INVALID_OPTION .and. index(msg, 'assume_dominant') > 0, &
+         'pcr without assume_dominant: ' // trim(msg))
+    x = 1
+    call tridi_solve(1.0_dp, b, 1.0_dp, x, stat=stat, alg='pcr', assume_dominant=.true.)
+    ! tridiag(1, 4, 1) x = 1 along dim 1 (n = 4): x = (4, 3, 3, 4) / 19
+    call check(stat == TRIDI_SUCCESS .and. all(abs(x(:, 2) - [4, 3, 3, 4] / 19.0_dp) < 1e-14_dp), &
+         'pcr with assume_dominant')
     u = 1
     call tridi_solve(1.0_dp, 4.0_dp, 1.0_dp, u(1:5), u(2:6), stat=stat, errmsg=msg)
     call check(stat == TRIDI_ERR_OVERLAP, 'x overlaps d: ' // tridi_status_name(stat))
