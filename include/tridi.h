@@ -670,12 +670,12 @@ TRIDI_API tridi_status tridi_sgtsv_batch(int n, int nrhs, int batch, const float
 /* ------------------------------------------------------------------------ */
 /* Drop-in entry points: cuSPARSE gtsv (GPU)                                */
 /* ------------------------------------------------------------------------ */
-/* None of these pivots: they solve as the cuSPARSE calls without pivoting
- * do (TRIDI_PIVOT_NONE; a zero pivot or NaN is not reported, as in
- * cuSPARSE).  cusparse?gtsv2 (with pivoting) has no counterpart yet, and
- * gtsvInterleavedBatch's algo 1 and 2 give TRIDI_ERR_NOT_SUPPORTED, until
- * tridi has a GPU pivoting solver.  For systems that need pivoting use
- * tridi_?gtsv on the host, or the native API on the CPU. */
+/* These solve as the cuSPARSE calls do: without pivoting (TRIDI_PIVOT_NONE;
+ * a zero pivot or NaN is not reported, as in cuSPARSE), except
+ * gtsvInterleavedBatch's algo 1, which is LU with partial pivoting there and
+ * tridi's pivoting solver (TRIDI_PIVOT_PARTIAL) here.  cusparse?gtsv2 (with
+ * pivoting) has no counterpart yet, nor algo 2 (QR).  For other systems
+ * that need pivoting use the native API with TRIDI_PIVOT_PARTIAL or AUTO. */
 
 /**
  * cusparse?gtsv2StridedBatch's arguments without the handle and the buffer,
@@ -711,11 +711,11 @@ TRIDI_API tridi_status tridi_cuda_dgtsv_strided_batch(int m, const double *dl, c
  * buffer, plus the stream: element i of system s at index i * batch_count
  * + s of dl, d, du and x (device pointers, m * batch_count elements each;
  * row 0 of dl and row m-1 of du ignored), solved in place in x,
- * asynchronously, on the current device.  algo must be 0 (no pivoting);
- * cuSPARSE's 1 (LU with partial pivoting) and 2 (QR) give
- * TRIDI_ERR_NOT_SUPPORTED (no GPU pivoting solver yet).  Unlike cuSPARSE,
- * dl, d and du are not overwritten.  Statuses as
- * tridi_cuda_sgtsv_strided_batch.
+ * asynchronously, on the current device.  algo 0: no pivoting; 1: LU with
+ * partial pivoting (tridi's GPU pivoting solver, as for any system that is
+ * not diagonally dominant); cuSPARSE's 2 (QR) gives TRIDI_ERR_NOT_SUPPORTED,
+ * any other value TRIDI_ERR_INVALID_OPTION.  Unlike cuSPARSE, dl, d and du
+ * are not overwritten.  Statuses as tridi_cuda_sgtsv_strided_batch.
  */
 TRIDI_API tridi_status tridi_cuda_sgtsv_interleaved_batch(int algo, int m, const float *dl,
                                                           const float *d, const float *du, float *x,

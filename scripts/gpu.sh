@@ -125,8 +125,8 @@ if has sanitize; then
     jobs_of "$C/test_pivot_cuda" pivot. - - gpu_lu_breakdown gpu_lu_layouts gpu_auto gpu_auto_graph gpu_tiles
     # the cuSPARSE-shaped entry points: every device array exactly its
     # cuSPARSE size, so memcheck reports any access outside that storage
-    jobs_of "$C/test_compat_cuda" compat. - - test_strided test_interleaved test_nopivot \
-      test_streams test_args
+    jobs_of "$C/test_compat_cuda" compat. - - test_strided test_interleaved test_interleaved_pivot \
+      test_nopivot test_streams test_args
     # the FFT's passes, layouts, graph capture and argument checks
     jobs_of "$C/test_fft_cuda" fft. - - gpu_layouts gpu_naive gpu_graph gpu_args
   } >"$SAN/jobs.all"
