@@ -82,6 +82,29 @@ __global__ void __launch_bounds__(kThreads)
     if (r0 + k < n) x[(r0 + k) * B + s] = v[k];
 }
 
+/* asynchronous copies into shared memory (cp.async, sm_80 and later; plain
+ * copies before, so that a tuning build for every architecture compiles) */
+template <int BYTES>
+__device__ __forceinline__ void copy_async(void *dst, const void *src) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  if (BYTES == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src));
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(d), "l"(src), "n"(BYTES));
+#else
+  if (BYTES == 16) *(float4 *)dst = *(const float4 *)src;
+  else if (BYTES == 8) *(double *)dst = *(const double *)src;
+  else *(float *)dst = *(const float *)src;
+#endif
+}
+
+__device__ __forceinline__ void copy_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+#endif
+}
+
 /* tiles of R = 256 M rows through shared memory (the tiles kernel's phases
  * without its solve); total a multiple of 16 / sizeof(T) */
 template <typename T, int M>
@@ -98,12 +121,9 @@ __global__ void __launch_bounds__(kThreads)
     const int rows = (int)(total - r0 < R ? total - r0 : R);
 #pragma unroll
     for (int k = 0; k < 4; ++k)
-      for (int v = threadIdx.x; v < rows / V; v += kThreads) {
-        const unsigned dst = (unsigned)__cvta_generic_to_shared(sh + k * R + v * V);
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst),
-                     "l"(src[k] + r0 + (int64_t)v * V));
-      }
-    asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+      for (int v = threadIdx.x; v < rows / V; v += kThreads)
+        copy_async<16>(sh + k * R + v * V, src[k] + r0 + (int64_t)v * V);
+    copy_wait();
     __syncthreads();
     for (int v = threadIdx.x; v < rows / V; v += kThreads) {
       T o[V];
@@ -134,25 +154,14 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
     for (int k = 0; k < 4; ++k) {
       if (SPAN) {
-        for (int v = threadIdx.x; v < (span + V - 1) / V; v += kThreads) {
-          const unsigned dst = (unsigned)__cvta_generic_to_shared(sh + k * R + v * V);
-          asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst),
-                       "l"(src[k] + e0 + (int64_t)v * V));
-        }
+        for (int v = threadIdx.x; v < (span + V - 1) / V; v += kThreads)
+          copy_async<16>(sh + k * R + v * V, src[k] + e0 + (int64_t)v * V);
       } else {
-        for (int e = threadIdx.x; e < span; e += kThreads) {
-          if (e % ld >= n) continue;
-          const unsigned dst = (unsigned)__cvta_generic_to_shared(sh + k * R + e);
-          if (sizeof(T) == 4)
-            asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst),
-                         "l"(src[k] + e0 + e));
-          else
-            asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(dst),
-                         "l"(src[k] + e0 + e));
-        }
+        for (int e = threadIdx.x; e < span; e += kThreads)
+          if (e % ld < n) copy_async<(int)sizeof(T)>(sh + k * R + e, src[k] + e0 + e);
       }
     }
-    asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+    copy_wait();
     __syncthreads();
     for (int e = threadIdx.x; e < span; e += kThreads)
       if (e % ld < n) x[e0 + e] = sh[e] + sh[R + e] + sh[2 * R + e] + sh[3 * R + e];
