@@ -184,6 +184,18 @@ int fail(cudaError_t e, const char *what) {
   return 1;
 }
 
+/* fn's shared memory allowed and its blocks an SM (0 on failure) */
+template <typename F>
+int smem_blocks(F fn, size_t smem) {
+  int per_sm = 0;
+  if (fail(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
+           "smem") ||
+      fail(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, kThreads, smem),
+           "occupancy"))
+    return 0;
+  return per_sm;
+}
+
 template <class F>
 double time_ms(F f, int reps, cudaStream_t s) {
   return bench_cuda_time_ms(f, reps, 1, s, nullptr);
@@ -255,12 +267,8 @@ int run_padded(bool span, int64_t n, double size_mb, int reps, cudaStream_t s, c
   for (int k = 0; k < 5 && !rc; ++k) rc = fail(cudaMemsetAsync(op[k], 0, bytes, s), "memset");
   const size_t smem = (size_t)4 * R * es;
   auto fn = span ? padded_floor<T, M, true> : padded_floor<T, M, false>;
-  int per_sm = 0;
-  if (!rc)
-    rc = fail(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
-              "smem") ||
-         fail(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, kThreads, smem),
-              "occupancy");
+  const int per_sm = rc ? 0 : smem_blocks(fn, smem);
+  if (!rc && per_sm < 1) rc = 1;
   if (!rc) {
     const double copy_ms = time_ms(
         [&] { cudaMemcpyAsync(op[4], op[0], bytes, cudaMemcpyDeviceToDevice, s); }, reps, s);
@@ -296,14 +304,8 @@ int run_flat(bool tiles, double size_mb, int reps, cudaStream_t s, const char *d
   for (int k = 0; k < 5 && !rc; ++k) rc = fail(cudaMalloc(&op[k], bytes), "cudaMalloc");
   for (int k = 0; k < 5 && !rc; ++k) rc = fail(cudaMemsetAsync(op[k], 0, bytes, s), "memset");
   const size_t smem = (size_t)4 * kThreads * M * es;
-  int per_sm = 0;
-  if (!rc && tiles)
-    rc = fail(cudaFuncSetAttribute(tile_floor<T, M>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   (int)smem),
-              "smem") ||
-         fail(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tile_floor<T, M>, kThreads,
-                                                            smem),
-              "occupancy");
+  const int per_sm = rc || !tiles ? 0 : smem_blocks(tile_floor<T, M>, smem);
+  if (!rc && tiles && per_sm < 1) rc = 1;
   if (!rc) {
     const double copy_ms = time_ms(
         [&] { cudaMemcpyAsync(op[4], op[0], bytes, cudaMemcpyDeviceToDevice, s); }, reps, s);

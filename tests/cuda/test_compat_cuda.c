@@ -268,30 +268,30 @@ static void test_strided(void **state) {
   tt_assert_no_failures();
 }
 
-static void test_interleaved(void **state) {
-  (void)state;
-  SKIP_WITHOUT_GPU();
+/* every m of MS, f32 and f64: algo 0 against cuSPARSE, or algo 1 (tridi's
+ * pivoting solver on systems that need it; no cuSPARSE comparison: the
+ * residual is the property) */
+static void interleaved_cases(int pivot) {
   uint64_t k = 0;
   for (int t = 0; t < 2; ++t)
     for (size_t a = 0; a < sizeof MS / sizeof MS[0]; ++a) {
       const int m = MS[a], batch = m <= 100 ? 1000 : 37;
-      run_case(INTERLEAVED, t ? 8 : 4, m, batch, 0, tt_case_seed("cinter", k++), 0, 1, 0);
+      run_case(INTERLEAVED, t ? 8 : 4, m, batch, 0, tt_case_seed(pivot ? "cpivot" : "cinter", k++),
+               0, !pivot, pivot);
     }
   tt_assert_no_failures();
 }
 
-/* algo 1: tridi's pivoting solver on systems that need it (no cuSPARSE
- * comparison: the residual is the property) */
+static void test_interleaved(void **state) {
+  (void)state;
+  SKIP_WITHOUT_GPU();
+  interleaved_cases(0);
+}
+
 static void test_interleaved_pivot(void **state) {
   (void)state;
   SKIP_WITHOUT_GPU();
-  uint64_t k = 0;
-  for (int t = 0; t < 2; ++t)
-    for (size_t a = 0; a < sizeof MS / sizeof MS[0]; ++a) {
-      const int m = MS[a], batch = m <= 100 ? 1000 : 37;
-      run_case(INTERLEAVED, t ? 8 : 4, m, batch, 0, tt_case_seed("cpivot", k++), 0, 0, 1);
-    }
-  tt_assert_no_failures();
+  interleaved_cases(1);
 }
 
 static void test_nopivot(void **state) {
