@@ -563,6 +563,10 @@ TRIDI_API const char *tridi_backend_name(tridi_backend backend);
 /** The name of an algorithm ("thomas", "cr_pcr", ...; tridi_alg_from_name
  *  reads it back); never NULL ("unknown" for bad values). */
 TRIDI_API const char *tridi_alg_name(tridi_alg alg);
+/** 1 for the algorithms a plan forces only with tridi_options.assume_dominant
+ *  = 1 (CR, PCR and CR+PCR: they neither pivot nor check their result, see
+ *  tridi_alg); 0 for every other value, valid or not. */
+TRIDI_API int tridi_alg_requires_dominance(tridi_alg alg);
 /** The name of a SIMD level ("avx512", ...); never NULL ("unknown" for bad values). */
 TRIDI_API const char *tridi_simd_name(tridi_simd simd);
 /** The name of a dtype ("f32", "f64"); never NULL ("unknown" for bad values). */

@@ -88,13 +88,6 @@ typedef struct bench_opts {
   int assume_dominant; /**< tridi_options.assume_dominant of the plans (--assume-dominant) */
 } bench_opts;
 
-/** Whether alg may only be planned with assume_dominant = 1 (CR, PCR and
- *  CR+PCR neither pivot nor check their result: tridi_alg); the runners
- *  plan them so, the bench's systems being diagonally dominant. */
-static inline int bench_alg_needs_dominance(tridi_alg alg) {
-  return alg == TRIDI_ALG_CR || alg == TRIDI_ALG_PCR || alg == TRIDI_ALG_CR_PCR;
-}
-
 /** Host arrays of one case: alloc_elems[op] elements each, 64-byte aligned. */
 typedef struct bench_data {
   const void *a, *b, *c, *d; /**< inputs, never modified by a runner */

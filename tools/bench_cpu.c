@@ -54,7 +54,7 @@ static int cpu_run_case(const bench_case *bc, const bench_opts *opts, const benc
   o.backend = TRIDI_BACKEND_CPU;
   o.alg = opts->alg;
   o.pivot = opts->pivot;
-  o.assume_dominant = opts->assume_dominant || bench_alg_needs_dominance(o.alg);
+  o.assume_dominant = opts->assume_dominant || tridi_alg_requires_dominance(o.alg);
   o.num_threads = opts->threads;
   tridi_plan plan = NULL;
   st = tridi_plan_create(&plan, desc, &o);

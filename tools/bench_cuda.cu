@@ -270,7 +270,7 @@ int make_plan(const bench_case *bc, const bench_opts *opts, tridi_plan *plan, tr
     o.device = opts->device;
     o.alg = opts->alg;
     o.pivot = opts->pivot;
-    o.assume_dominant = opts->assume_dominant || bench_alg_needs_dominance(o.alg);
+    o.assume_dominant = opts->assume_dominant || tridi_alg_requires_dominance(o.alg);
     *st = tridi_plan_create(plan, desc, &o);
   }
   tridi_desc_destroy(desc);

@@ -113,7 +113,7 @@ int pad_run(const bench_case *bc, const bench_opts *opts, const bench_data *data
     o.backend = TRIDI_BACKEND_CUDA;
     o.device = opts->device;
     o.alg = opts->alg;
-    o.assume_dominant = bench_alg_needs_dominance(o.alg);
+    o.assume_dominant = tridi_alg_requires_dominance(o.alg);
     st = tridi_plan_create(&plan, desc, &o);
   }
   if (st != TRIDI_SUCCESS)

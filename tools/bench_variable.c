@@ -436,7 +436,7 @@ static int pad_cpu_run(const bench_case *bc, const bench_opts *opts, const bench
     tridi_options_init(&o);
     o.backend = TRIDI_BACKEND_CPU;
     o.alg = opts->alg;
-    o.assume_dominant = bench_alg_needs_dominance(o.alg);
+    o.assume_dominant = tridi_alg_requires_dominance(o.alg);
     o.num_threads = opts->threads;
     st = tridi_plan_create(&plan, desc, &o);
   }

@@ -68,7 +68,7 @@ static double run(tridi_dtype dt, int inter, int64_t n, int64_t B, tridi_alg alg
   o.backend = TRIDI_BACKEND_CUDA;
   o.alg = alg;
   /* required to force CR, PCR and CR+PCR (tridi_alg); the sweep's systems are dominant */
-  o.assume_dominant = alg == TRIDI_ALG_CR || alg == TRIDI_ALG_PCR || alg == TRIDI_ALG_CR_PCR;
+  o.assume_dominant = tridi_alg_requires_dominance(alg);
   tridi_plan p = NULL;
   if (!s) s = tridi_plan_create(&p, d, &o);
   tridi_desc_destroy(d);

@@ -132,7 +132,7 @@ static void run_case(tridi_dtype dt, int lay, int64_t n, int64_t B, int device, 
   o.device = device;
   o.alg = alg;
   /* required to force CR, PCR and CR+PCR (tridi_alg) */
-  o.assume_dominant = alg == TRIDI_ALG_CR || alg == TRIDI_ALG_PCR || alg == TRIDI_ALG_CR_PCR;
+  o.assume_dominant = tridi_alg_requires_dominance(alg);
   run_plan(d, &o, dt == TRIDI_F32 ? 4 : 8);
 }
 

@@ -92,7 +92,7 @@ int tridi_backend_valid(tridi_backend b) {
 int tridi_simd_valid(tridi_simd s) { return named(simd_names, NROWS(simd_names), (int)s); }
 int tridi_pivot_valid(tridi_pivot p) { return named(pivot_names, NROWS(pivot_names), (int)p); }
 int tridi_alg_pivots(tridi_alg alg) { return alg == TRIDI_ALG_LU_PARTIAL; }
-int tridi_alg_unguarded(tridi_alg alg) {
+int tridi_alg_requires_dominance(tridi_alg alg) {
   return alg == TRIDI_ALG_CR || alg == TRIDI_ALG_PCR || alg == TRIDI_ALG_CR_PCR;
 }
 

@@ -73,7 +73,7 @@ static tridi_status check_options(const tridi_options *o) {
   /* no pivots to watch and no check afterwards: on a system that is not
    * diagonally dominant their answer can be wrong with info 0, so the
    * caller has to declare dominance */
-  if (tridi_alg_unguarded(o->alg) && !o->assume_dominant)
+  if (tridi_alg_requires_dominance(o->alg) && !o->assume_dominant)
     return tridi_set_error(TRIDI_ERR_INVALID_OPTION,
                            "tridi_plan_create: opts->alg = %s neither pivots nor checks its "
                            "result, so it is only for diagonally dominant systems: set "

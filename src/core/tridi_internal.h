@@ -287,9 +287,6 @@ int tridi_backend_valid(tridi_backend backend);
 int tridi_simd_valid(tridi_simd simd);
 int tridi_pivot_valid(tridi_pivot pivot);
 int tridi_alg_pivots(tridi_alg alg); /* 1 for the pivoting algorithm(s) */
-/* 1 for the algorithms that neither pivot nor check what they return (CR,
- * PCR, CR+PCR): a plan may force them only with assume_dominant = 1 */
-int tridi_alg_unguarded(tridi_alg alg);
 
 /* ---- small helpers ------------------------------------------------------ */
 void *tridi_aligned_alloc(size_t bytes); /* 64-byte aligned, NULL on failure */

@@ -48,8 +48,6 @@ static const tridi_alg ALGS[] = {TRIDI_ALG_CR, TRIDI_ALG_PCR, TRIDI_ALG_RD, TRID
 #define NALGS 5
 
 static int is_rd(tridi_alg alg) { return alg == TRIDI_ALG_RD || alg == TRIDI_ALG_CR_RD; }
-/* CR, PCR and CR+PCR: planned only with assume_dominant = 1 (tridi_alg) */
-static int unguarded(tridi_alg alg) { return !is_rd(alg); }
 
 static tridi_status plan_for(const tt_problem *P, tridi_backend be, tridi_alg alg,
                              tridi_plan *plan) {
@@ -58,7 +56,7 @@ static tridi_status plan_for(const tt_problem *P, tridi_backend be, tridi_alg al
   o.backend = be;
   o.alg = alg;
   o.pivot = TRIDI_PIVOT_NONE; /* the algorithm alone: nothing solved again with pivoting */
-  o.assume_dominant = unguarded(alg);
+  o.assume_dominant = tridi_alg_requires_dominance(alg);
   if (be == TRIDI_BACKEND_CPU) o.num_threads = 3;
   return tt_problem_plan(P, &o, plan);
 }
@@ -458,7 +456,7 @@ static void plan_rows(void **state) {
       tridi_options_init(&o);
       o.backend = be ? TRIDI_BACKEND_CPU : TRIDI_BACKEND_REF;
       o.alg = ALGS[a];
-      o.assume_dominant = unguarded(ALGS[a]);
+      o.assume_dominant = tridi_alg_requires_dominance(ALGS[a]);
       tridi_plan p = NULL;
       if (!tt_expect_status(tridi_plan_create(&p, d, &o), TRIDI_SUCCESS, "plan_rows")) {
         tridi_desc_destroy(d);

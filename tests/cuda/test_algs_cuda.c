@@ -192,7 +192,7 @@ static tridi_status run_gpu(tt_problem *P, tridi_alg alg, int32_t *info, char *k
   o.pivot = TRIDI_PIVOT_NONE; /* the algorithms' own codes (AUTO: test_pivot_cuda.c) */
   /* CR, PCR and CR+PCR are planned only with the declaration (tridi_alg);
    * their kernels have no detection to switch off */
-  o.assume_dominant = alg == TRIDI_ALG_CR || alg == TRIDI_ALG_PCR || alg == TRIDI_ALG_CR_PCR;
+  o.assume_dominant = tridi_alg_requires_dominance(alg);
   tridi_plan plan = NULL;
   tridi_status st = tt_problem_plan(P, &o, &plan);
   if (!tt_expect_status(st, TRIDI_SUCCESS, ctx)) return st;

@@ -618,7 +618,7 @@ static void test_options(void **state) {
     o.backend = TRIDI_BACKEND_CPU;
     o.alg = ok[k].alg;
     o.pivot = ok[k].pivot;
-    o.assume_dominant = ok[k].alg == TRIDI_ALG_CR; /* required for CR (below) */
+    o.assume_dominant = tridi_alg_requires_dominance(ok[k].alg); /* CR: required (below) */
     if (tt_expect_status(plan_pivot(d, &o, &pv, &alg, &assume), TRIDI_SUCCESS, "options") &&
         (pv != ok[k].want || alg != ok[k].want_alg))
       tt_fail("alg %s, pivot %s: the plan runs %s with pivot %s", tridi_alg_name(ok[k].alg),
@@ -650,6 +650,12 @@ static void test_options(void **state) {
           tt_fail("%s, assume_dominant: the plan runs %s, assume_dominant %d", ctx,
                   tridi_alg_name(alg), assume);
       }
+  /* the query says which: exactly these three of the valid values */
+  for (int a = -1; a <= TRIDI_ALG_LU_PARTIAL + 1; ++a) {
+    const int want = a == TRIDI_ALG_CR || a == TRIDI_ALG_PCR || a == TRIDI_ALG_CR_PCR;
+    if (tridi_alg_requires_dominance((tridi_alg)a) != want)
+      tt_fail("tridi_alg_requires_dominance(%d) = %d", a, tridi_alg_requires_dominance((tridi_alg)a));
+  }
   const tridi_alg checked[] = {TRIDI_ALG_RD, TRIDI_ALG_CR_RD};
   for (size_t k = 0; k < sizeof checked / sizeof checked[0]; ++k) {
     tridi_options_init(&o);

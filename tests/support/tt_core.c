@@ -195,7 +195,7 @@ static void add_cfg(tt_config *cfg, int *k, const char *name, tridi_backend be, 
   c->opts.pivot = tridi_alg_pivots(alg) ? TRIDI_PIVOT_PARTIAL : TRIDI_PIVOT_NONE;
   /* CR, PCR and CR+PCR are planned only for systems declared dominant (the
    * suite's problems are) */
-  c->opts.assume_dominant = tridi_alg_unguarded(alg);
+  c->opts.assume_dominant = tridi_alg_requires_dominance(alg);
 }
 
 static void add_pivot_cfg(tt_config *cfg, int *k, const char *name, tridi_backend be,

@@ -19,7 +19,7 @@ double time_execute(nb::handle a, nb::handle b, nb::handle c, nb::handle d, nb::
   o.alg = std::strcmp(alg, "auto") == 0 ? TRIDI_ALG_AUTO : alg_from_name(fn, alg);
   // CR, PCR and CR+PCR are planned only for systems declared dominant (the
   // benchmark's are)
-  o.assume_dominant = o.alg == TRIDI_ALG_CR || o.alg == TRIDI_ALG_PCR || o.alg == TRIDI_ALG_CR_PCR;
+  o.assume_dominant = tridi_alg_requires_dominance((tridi_alg)o.alg);
   Parsed r;
   parse_all(fn, a, b, c, d, axis, out, r);
   if (out.is_none()) throw nb::value_error("time_execute: out is required");
