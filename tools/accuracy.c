@@ -159,10 +159,9 @@ static tridi_status make_plan(tridi_plan *plan, tridi_dtype dt, tridi_backend be
   o.backend = be;
   o.alg = (tridi_alg)E->alg;
   o.pivot = E->pivot;
-  /* CR, PCR and CR+PCR (not bounded: no detection, no check) are planned
-   * only with the caller's declaration of dominance; the tool makes it, to
-   * show what they return on every family */
-  o.assume_dominant = !E->bounded;
+  /* CR, PCR and CR+PCR are planned only with the caller's declaration of
+   * dominance; the tool makes it, to show what they return on every family */
+  o.assume_dominant = tridi_alg_requires_dominance(o.alg);
   *plan = NULL;
   st = tridi_plan_create(plan, desc, &o);
   tridi_desc_destroy(desc);

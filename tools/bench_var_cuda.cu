@@ -75,6 +75,15 @@ void host_free(void **p, int n) {
   for (int k = 0; k < n; ++k) bench_free(p[k]);
 }
 
+/* h[0..3] into d[0..3], `bytes` each, landed before this returns: a
+ * pageable cudaMemcpy may return before its DMA does, and the runs' streams
+ * are non-blocking (they would not wait for the legacy stream) */
+int upload4(void *const *d, void *const *h, size_t bytes) {
+  for (int k = 0; k < 4; ++k)
+    if (cuda_fail(cudaMemcpy(d[k], h[k], bytes, cudaMemcpyHostToDevice), "upload")) return 1;
+  return cuda_fail(cudaDeviceSynchronize(), "upload");
+}
+
 /* ---- pad to the longest system ------------------------------------------------- */
 
 int pad_run(const bench_case *bc, const bench_opts *opts, const bench_data *data,
@@ -98,12 +107,7 @@ int pad_run(const bench_case *bc, const bench_opts *opts, const bench_data *data
     return 1;
   }
   bench_var_pad_fill(bc, data, h[0], h[1], h[2], h[3], opts->threads);
-  tridi_status st = TRIDI_SUCCESS;
-  for (int k = 0; k < 4 && st == TRIDI_SUCCESS; ++k)
-    if (cuda_fail(cudaMemcpy(d[k], h[k], bytes, cudaMemcpyHostToDevice), "upload"))
-      st = TRIDI_ERR_DEVICE;
-  /* the DMA of a pageable copy may still run; the stream below is non-blocking */
-  if (st == TRIDI_SUCCESS && cuda_fail(cudaDeviceSynchronize(), "upload")) st = TRIDI_ERR_DEVICE;
+  tridi_status st = upload4(d, h, bytes) ? TRIDI_ERR_DEVICE : TRIDI_SUCCESS;
   tridi_desc desc = nullptr;
   tridi_plan plan = nullptr;
   if (st == TRIDI_SUCCESS) st = bench_var_pad_desc(bc, &desc);
@@ -240,12 +244,7 @@ int cusparse_t(const bench_case *bc, const bench_opts *opts, const bench_data *d
     return 1;
   }
   bench_var_gather(bc, data, &g, h[0], h[1], h[2], h[3], opts->threads);
-  tridi_status st = TRIDI_SUCCESS;
-  for (int k = 0; k < 4 && st == TRIDI_SUCCESS; ++k)
-    if (cuda_fail(cudaMemcpy(d[k], h[k], bytes, cudaMemcpyHostToDevice), "upload"))
-      st = TRIDI_ERR_DEVICE;
-  /* the DMA of a pageable copy may still run; the stream below is non-blocking */
-  if (st == TRIDI_SUCCESS && cuda_fail(cudaDeviceSynchronize(), "upload")) st = TRIDI_ERR_DEVICE;
+  tridi_status st = upload4(d, h, bytes) ? TRIDI_ERR_DEVICE : TRIDI_SUCCESS;
   T *dl = (T *)d[0], *dd = (T *)d[1], *du = (T *)d[2], *rhs = (T *)d[3], *x = (T *)d[4];
   cusparseHandle_t hs = nullptr;
   cusparseStatus_t cs = cusparseCreate(&hs);

@@ -13,15 +13,14 @@ static tridi_status bad(const char *fn, tridi_status st, const char *why) {
   return tridi_set_error(st, "%s: %s", fn, why);
 }
 
-/* Solve with the cached plan of key (and pivot) on the current device. */
-static tridi_status run(tridi_cache_key *key, tridi_pivot pivot, const char *fn, const void *dl,
-                        const void *d, const void *du, void *x, void *stream) {
+/* Solve with the cached plan of key on the current device. */
+static tridi_status run(tridi_cache_key *key, const char *fn, const void *dl, const void *d,
+                        const void *du, void *x, void *stream) {
 #ifdef TRIDI_HAVE_CUDA
   int dev = 0;
   tridi_status st = tridi_cuda_current_device(&dev, fn);
   if (st) return st;
   key->backend = TRIDI_BACKEND_CUDA;
-  key->pivot = pivot;
   key->device = dev;
   key->stream = stream;
   tridi_plan plan;
@@ -32,7 +31,7 @@ static tridi_status run(tridi_cache_key *key, tridi_pivot pivot, const char *fn,
   tridi_cache_release(h);
   return st;
 #else
-  (void)key, (void)pivot, (void)dl, (void)d, (void)du, (void)x, (void)stream;
+  (void)key, (void)dl, (void)d, (void)du, (void)x, (void)stream;
   return tridi_set_error(TRIDI_ERR_BACKEND_UNAVAILABLE,
                          "%s: this build of tridi has no CUDA backend", fn);
 #endif
@@ -40,13 +39,14 @@ static tridi_status run(tridi_cache_key *key, tridi_pivot pivot, const char *fn,
 
 /* Solve, with the cached plan, systems laid out as a 2-D array
  * of shape (e0, e1) solved along `axis`: the matrices' row stride s0_mat,
- * d's and x's s0_rhs (the other axis unit-stride). */
+ * d's and x's s0_rhs (the other axis unit-stride); pivot: the call's mode. */
 static tridi_status run_2d(tridi_dtype dt, tridi_pivot pivot, const char *fn, int axis, int64_t e0,
                            int64_t e1, int64_t s0_mat, int64_t s0_rhs, const void *dl,
                            const void *d, const void *du, void *x, void *stream) {
   tridi_cache_key key;
   memset(&key, 0, sizeof key);
   key.dtype = dt;
+  key.pivot = pivot;
   key.rank = 2;
   key.axis = axis;
   key.shape[0] = e0;
@@ -55,7 +55,7 @@ static tridi_status run_2d(tridi_dtype dt, tridi_pivot pivot, const char *fn, in
     key.strides[k][0] = k >= TRIDI_OP_D ? s0_rhs : s0_mat;
     key.strides[k][1] = 1;
   }
-  return run(&key, pivot, fn, dl, d, du, x, stream);
+  return run(&key, fn, dl, d, du, x, stream);
 }
 
 static tridi_status strided(tridi_dtype dt, const char *fn, int m, const void *dl, const void *d,
