@@ -81,6 +81,13 @@ typedef struct tridi_cuda_tile {
 #define TRIDI_CUDA_TILES_MAX_N_F32 4096
 #define TRIDI_CUDA_TILES_MAX_N_F64 2048
 
+/* Rows at a stride ld > n (padded rows) take the same tiles, the padding
+ * read with them, where the padding is at most n / TILES_MAX_PAD_INV rows
+ * (a quarter more rows read than the staged kernel's; a cost-model bound,
+ * measured at the bench's pad of 3-4 rows only: docs/perf-log.md
+ * "Padded rows through the tiles"). */
+#define TRIDI_CUDA_TILES_MAX_PAD_INV 4
+
 /* Pipelined direct kernel (rows with pipe = 1): only when every input has
  * its G systems adjacent, rows of 16-byte multiples and a system extent
  * (|axis stride| * n bytes) of at most this.  H100 (docs/perf-log.md CUDA

@@ -136,6 +136,7 @@ struct StreamPlan {
 struct TilesPlan {
   bool f32, grow;
   int M;          /* rows a thread: tiles of 256 M rows */
+  int64_t ld;     /* row stride between systems (>= n; > n: padding rows) */
   int64_t spt;    /* systems a tile */
   int64_t ntiles;
   int blocks;     /* persistent blocks */
@@ -183,6 +184,9 @@ cudaError_t launch_streaming(const CudaPlan &cp, KParams &kp, const tridi_args *
  *   pivoting tiles; 128: the scalar tiles' lines) could not fit otherwise
  *   and that system is at most an eighth of the tile. */
 bool tiles_dense_systems(const tridi_layout *L);
+/* tiles_strided_systems: every operand unit-stride, system s at element
+ *   s ld for one ld >= n (*ld; the batch dimensions dense over it) */
+bool tiles_strided_systems(const tridi_layout *L, int64_t *ld);
 int64_t tiles_systems_per_tile(int64_t n, int64_t R, size_t es, size_t piece);
 
 /* First row of family fam of the tuning table for this dtype and n (NULL:

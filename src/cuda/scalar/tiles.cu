@@ -14,7 +14,13 @@
  * tile are idle.  Breakdown and growth: the PACKED kernel's (a tile with any
  * bad chunk solved again by the reference recurrences, the reference's
  * info codes).  Which n take this family instead of the staged kernel:
- * tiles_preferred below, from measurement. */
+ * tiles_preferred below, from measurement.
+ *
+ * Padded rows (system s at row s ld, ld > n, the same ld for all five
+ * operands) take the same tiles: a tile is the range from its first
+ * system's row 0 to its last system's row n - 1, the padding between its
+ * systems read with it, turned into identity rows in shared memory and
+ * never written (var_packed.cu, VarParams::uni_ld). */
 #include "../common/launch.h"
 #include "../variable/var_kernels.cuh"
 #include "plan.h"
@@ -34,6 +40,27 @@ bool tiles_dense_systems(const tridi_layout *L) {
       want *= L->bext[j];
     }
   }
+  return true;
+}
+
+bool tiles_strided_systems(const tridi_layout *L, int64_t *ld) {
+  /* every operand unit-stride along the axis; the innermost batch dimension
+   * at one row stride ld >= n for all five, the outer ones dense over it */
+  if (L->nbatch == 0) {
+    *ld = L->n;
+    return tiles_dense_systems(L);
+  }
+  const int64_t s = L->bstride[0][L->nbatch - 1];
+  if (s < L->n) return false;
+  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
+    if (L->axis_stride[k] != 1) return false;
+    int64_t want = s;
+    for (int j = L->nbatch - 1; j >= 0; --j) {
+      if (L->bstride[k][j] != want) return false;
+      want *= L->bext[j];
+    }
+  }
+  *ld = s;
   return true;
 }
 
@@ -75,7 +102,16 @@ bool tiles_preferred(const Facts &f) {
 tridi_status plan_tiles(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan, bool *took) {
   *took = false;
   const tridi_layout *L = f.L;
-  if (f.sysmajor || !tiles_dense_systems(L) || !tiles_preferred(f)) return TRIDI_SUCCESS;
+  int64_t ld = 0;
+  if (f.sysmajor || !tiles_strided_systems(L, &ld) || !tiles_preferred(f)) return TRIDI_SUCCESS;
+  /* rows at a stride ld > n: the tiles read the padding with the rows (and
+   * never write it), so they take at most a quarter more rows than the
+   * staged kernel, which reads only the systems' own (TILES_MAX_PAD_INV);
+   * not f64 at powers of two, where the staged kernel has no identity
+   * chunks and was as fast or faster (n = 32, 256: tiles 0.92-1.00x) */
+  const bool padded = ld > L->n;
+  if (padded && (L->n < 4 || (ld - L->n) * TRIDI_CUDA_TILES_MAX_PAD_INV > L->n)) return TRIDI_SUCCESS;
+  if (padded && f.f64 && (L->n & (L->n - 1)) == 0) return TRIDI_SUCCESS;
   TilesPlan *tp = &cp->tiles;
   const bool f32 = !f.f64;
   const int sms = f.prop->multiProcessorCount;
@@ -84,12 +120,16 @@ tridi_status plan_tiles(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan,
    * memory (sm_75: 64 KiB a block; f64 and f32 4096-row tiles need more) */
   if (var_packed_smem_bytes(f32, tp->M) > f.prop->sharedMemPerBlockOptin) return TRIDI_SUCCESS;
   const int64_t R = var_packed_rows(tp->M);
-  if (L->n > R) return TRIDI_SUCCESS;
+  if (ld > R) return TRIDI_SUCCESS;
   /* as many whole systems as the tile holds.  The kernel copies a tile in
    * whole 128-byte lines shifted by its phase in a line when the shifted
    * tile fits, else in 16-byte pieces shifted by its 16-byte phase, else
    * element by element (tiles_systems_per_tile). */
-  tp->spt = tiles_systems_per_tile(L->n, R, f.es, 128);
+  tp->ld = ld;
+  tp->spt = tiles_systems_per_tile(ld, R, f.es, 128);
+  /* padded rows: only tiles of two systems or more (f32 n = 2048 at ld 2051,
+   * one system a 4096-row tile: 0.90x the staged kernel) */
+  if (padded && tp->spt < 2) return TRIDI_SUCCESS;
   tp->ntiles = (L->nsys + tp->spt - 1) / tp->spt;
   tp->f32 = f32;
   tp->grow = f.grow;
@@ -97,7 +137,8 @@ tridi_status plan_tiles(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan,
   if (e != cudaSuccess) return cuda_error(e, "tridi_plan_create: cuda_thomas_pcr tiles");
   *took = true;
   plan->ws_bytes = 0;
-  snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_tiles_r%d_%s", (int)R, f.tn);
+  snprintf(plan->kernel_name, sizeof plan->kernel_name, "cuda_thomas_pcr_tiles%s_r%d_%s",
+           ld > L->n ? "_ld" : "", (int)R, f.tn);
   return TRIDI_SUCCESS;
 }
 
@@ -110,6 +151,7 @@ cudaError_t launch_tiles(const CudaPlan &cp, KParams &kp, const tridi_args *args
   p.nsys = kp.nsys;
   p.ntiles = tp.ntiles;
   p.uni_n = kp.n;
+  p.uni_ld = tp.ld;
   p.uni_spt = tp.spt;
   p.ph0 = var_packed_phase(args->op, tp.f32 ? 4 : 8);
   return var_packed_launch(tp.f32, tp.grow, true, tp.M, p, tp.blocks, stream);

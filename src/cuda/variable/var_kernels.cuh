@@ -31,10 +31,13 @@ struct VarParams {
   int32_t ph0;           /* PACKED: the 16-byte phase (in elements) that a, b, c,
                           * d and x share, or -1 where they differ */
   /* PACKED of equal lengths (tiles == NULL, off == NULL: a scalar batch of
-   * systems stored one after another, src/cuda/scalar/tiles.cu): every
-   * system has uni_n rows, system s starts at row s uni_n, tile t holds
-   * systems t uni_spt .. of the nsys; tiles and offsets are computed */
+   * systems at a uniform row stride, src/cuda/scalar/tiles.cu): every
+   * system has uni_n rows, system s starts at row s uni_ld (uni_ld >= uni_n;
+   * rows uni_n .. uni_ld - 1 after a system are padding: read with the
+   * tile, solved as identity rows, never written), tile t holds systems
+   * t uni_spt .. of the nsys; tiles and offsets are computed */
   int64_t uni_n;
+  int64_t uni_ld;
   int64_t uni_spt;
   /* INTERLEAVED */
   const int32_t *len;    /* B lengths (short systems; long ones are 0: skipped) */
@@ -309,32 +312,54 @@ __device__ __forceinline__ void var_tile_load(const VarParams &p, int64_t row0, 
 
 /* x of a tile from shared memory (positions ph .. ph + nrows - 1 of buf's
  * first array) to rows row0 .. of x, as var_tile_load copied it in (vec:
- * 16-byte stores, the ragged ends by element). */
+ * 16-byte stores, the ragged ends by element).  ld > n (equal lengths at a
+ * row stride, row0 a system's first row): tile rows r with r mod ld >= n
+ * are padding and are not written; a piece that holds any is stored
+ * element by element. */
 template <typename T, int P>
 __device__ __forceinline__ void var_tile_store(const VarParams &p, int64_t row0, int nrows, int ph, bool vec,
-                                               const T *buf, int tid) {
+                                               const T *buf, int tid, int n = 0, int ld = 0) {
   constexpr int V = Vec<T>::n;
   using VT = typename Vec<T>::type;
   const int npos = nrows + ph;
+  const bool gaps = ld > n;
   if (vec) {
     const int nv = (npos + V - 1) / V;
     const int c0 = (ph + V - 1) / V, c1 = npos / V;
     T *X = (T *)p.op[4] + (row0 - ph);
-    for (int c = tid; c < c1; c += P) {
-      if (c < c0) continue;
-      const int i0 = c * V;
-      *(VT *)(X + i0) = *(const VT *)(buf + var_pad<T>(i0));
+    if (!gaps) {
+      for (int c = tid; c < c1; c += P) {
+        if (c < c0) continue;
+        const int i0 = c * V;
+        *(VT *)(X + i0) = *(const VT *)(buf + var_pad<T>(i0));
+      }
+    } else {
+      for (int c = tid; c < c1; c += P) {
+        if (c < c0) continue;
+        const int i0 = c * V, e = var_pad<T>(i0);
+        const int w = (i0 - ph) % ld; /* the piece's first row in its system's stride */
+        if (w + V <= n) {
+          *(VT *)(X + i0) = *(const VT *)(buf + e);
+        } else { /* ld >= V: a piece wraps into the next stride at most once */
+#pragma unroll
+          for (int q = 0; q < V; ++q) {
+            const int wq = w + q < ld ? w + q : w + q - ld;
+            if (wq < n) X[i0 + q] = buf[e + q];
+          }
+        }
+      }
     }
     const int cr = tid == 0 ? ph / V : nv - 1;
     if (tid < 2 && (tid == 0 || cr > ph / V) && (cr < c0 || cr >= c1)) {
       const int i0 = cr * V, e = var_pad<T>(i0);
 #pragma unroll
       for (int q = 0; q < V; ++q)
-        if (i0 + q >= ph && i0 + q < npos) X[i0 + q] = buf[e + q];
+        if (i0 + q >= ph && i0 + q < npos && (!gaps || (i0 + q - ph) % ld < n)) X[i0 + q] = buf[e + q];
     }
   } else {
     T *X = (T *)p.op[4] + row0;
-    for (int e = tid; e < nrows; e += P) X[e] = buf[var_pad<T>(e)];
+    for (int e = tid; e < nrows; e += P)
+      if (!gaps || e % ld < n) X[e] = buf[var_pad<T>(e)];
   }
 }
 

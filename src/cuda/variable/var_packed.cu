@@ -73,8 +73,8 @@ __device__ __forceinline__ VarTile var_tile(const VarParams &p, int64_t t) {
     tile.sys0 = t * p.uni_spt;
     const int64_t left = p.nsys - tile.sys0;
     tile.nsys = (int32_t)(left < p.uni_spt ? left : p.uni_spt);
-    tile.row0 = tile.sys0 * p.uni_n;
-    tile.nrows = (int32_t)(tile.nsys * p.uni_n);
+    tile.row0 = tile.sys0 * p.uni_ld;
+    tile.nrows = (int32_t)((tile.nsys - 1) * p.uni_ld + p.uni_n); /* not the last system's padding */
     return tile;
   } else {
     return p.tiles[t];
@@ -84,9 +84,18 @@ __device__ __forceinline__ VarTile var_tile(const VarParams &p, int64_t t) {
 template <bool UNI>
 __device__ __forceinline__ int64_t var_off(const VarParams &p, int64_t s) {
   if constexpr (UNI)
-    return s * p.uni_n;
+    return s * p.uni_ld;
   else
     return p.off[s];
+}
+
+/* The rows of system s, whose first row is o0 and the next system's o1 */
+template <bool UNI>
+__device__ __forceinline__ int var_len(const VarParams &p, int64_t o0, int64_t o1) {
+  if constexpr (UNI)
+    return (int)p.uni_n;
+  else
+    return (int)(o1 - o0);
 }
 
 template <typename T, int M, bool GROW, bool UNI>
@@ -145,17 +154,27 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
 
     /* 2. system boundaries, once a system: a of its first row and c of its
      * last row read as zero, so the systems decouple exactly; a first row
-     * with b = 0 is a breakdown (the reference's zero pivot) */
+     * with b = 0 is a breakdown (the reference's zero pivot).  Equal
+     * lengths at a row stride: the padding rows after each system but the
+     * tile's last become identity rows (x = 0, never stored) */
     bool chunk_bad = false;
     for (int q = tid; q < tile.nsys; q += P) {
       if (q != tid) {
         o0 = var_off<UNI>(p, tile.sys0 + q);
         o1 = var_off<UNI>(p, tile.sys0 + q + 1);
       }
-      const int r = (int)(o0 - tile.row0) + ph, n = (int)(o1 - o0);
+      const int r = (int)(o0 - tile.row0) + ph, n = var_len<UNI>(p, o0, o1);
       buf[var_pad<T>(r)] = (T)0;
       buf[2 * LDS + var_pad<T>(r + n - 1)] = (T)0;
       if (buf[LDS + var_pad<T>(r)] == (T)0) chunk_bad = true;
+      if (UNI && q < tile.nsys - 1)
+        for (int i = r + n; i < r + (int)p.uni_ld; ++i) {
+          const int e = var_pad<T>(i);
+          buf[e] = (T)0;
+          buf[LDS + e] = (T)1;
+          buf[2 * LDS + e] = (T)0;
+          buf[3 * LDS + e] = (T)0;
+        }
     }
     __syncthreads();
 
@@ -203,7 +222,7 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
       for (int q = tid; q < tile.nsys; q += P) {
         const int64_t s = tile.sys0 + q;
         const int64_t os = var_off<UNI>(p, s);
-        const int r = (int)(os - tile.row0) + ph, n = (int)(var_off<UNI>(p, s + 1) - os);
+        const int r = (int)(os - tile.row0) + ph, n = var_len<UNI>(p, os, var_off<UNI>(p, s + 1));
         const int32_t code = var_smem_thomas<T, GROW>(buf, LDS, r, n);
         if (p.info) p.info[s] = code;
       }
@@ -221,7 +240,10 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
     }
     __syncthreads();
     /* 7. x to device memory (VEC: 16-byte stores, the ragged ends by element) */
-    var_tile_store<T, P>(p, tile.row0, nrows, ph, vec, buf, tid);
+    if constexpr (UNI)
+      var_tile_store<T, P>(p, tile.row0, nrows, ph, vec, buf, tid, (int)p.uni_n, (int)p.uni_ld);
+    else
+      var_tile_store<T, P>(p, tile.row0, nrows, ph, vec, buf, tid);
     __syncthreads();
   }
 }
