@@ -114,8 +114,23 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
   const int r0 = tid * M;             /* this thread's chunk: positions r0 .. r0 + M - 1 */
   const int pr0 = var_pad<T>(r0);
 
+  /* AHEAD: the plan's tile table is read one tile ahead, so that a tile's
+   * copies start without waiting on a dependent load (the equal-length
+   * tiles compute theirs).  f64 only: f64 PACKED +4-9 %; the f32 M = 16
+   * kernel with growth detection went from 115 to 149 registers, one
+   * block an SM instead of two, 0.7x (H200, docs/perf-log.md "Variable
+   * PACKED: the tile table one tile ahead") */
+  constexpr bool AHEAD = !UNI && sizeof(T) == 8;
+  VarTile next{};
+  if (AHEAD && blockIdx.x < p.ntiles) next = var_tile<UNI>(p, blockIdx.x);
   for (int64_t ti = blockIdx.x; ti < p.ntiles; ti += gridDim.x) {
-    const VarTile tile = var_tile<UNI>(p, ti);
+    VarTile tile;
+    if constexpr (AHEAD) {
+      tile = next;
+      if (ti + gridDim.x < p.ntiles) next = var_tile<UNI>(p, ti + gridDim.x);
+    } else {
+      tile = var_tile<UNI>(p, ti);
+    }
     const int nrows = tile.nrows;
     /* Position i of the tile in shared memory (element var_pad(i)) holds
      * tile row i - ph.  VEC: the five arrays share their 16-byte phase
