@@ -26,14 +26,15 @@
  *   FUSE               0: no fused sweep of all-TRANS layouts
  *   CHAIN              0/1: fused sweeps chained across work items, whatever the system size
  *   X_DIRECT           0: VEC x never streamed by the backward sweep itself
- *   PF_NEXT            0/1: prefetch of the next work item's first TRANS tile */
+ *   PF_NEXT            0/1: prefetch of the next work item's first TRANS tile
+ *   X_JOIN             0: unaligned TRANS x writes the lines two systems share in two parts */
 typedef struct cpu_knob {
   int set;     /* the variable exists */
   long long v; /* its value (atoll) */
 } cpu_knob;
 typedef struct cpu_overrides {
   cpu_knob trans_u, vec_u, budget_kb, trans_lines, vec_kt, pipe, pipe_rows, pipe_far, nt,
-      prefetch, pf_rows, pf_hint, runs, fuse, chain, x_direct, pf_next;
+      prefetch, pf_rows, pf_hint, runs, fuse, chain, x_direct, pf_next, x_join;
 } cpu_overrides;
 
 /* The knobs in effect: in TRIDI_CPU_TUNING builds every variable is read into *o, in other builds
@@ -57,7 +58,7 @@ static const cpu_overrides *read_overrides(cpu_overrides *o) {
       {"TRIDI_CPU_PF_ROWS", &o->pf_rows},     {"TRIDI_CPU_PF_HINT", &o->pf_hint},
       {"TRIDI_CPU_RUNS", &o->runs},           {"TRIDI_CPU_FUSE", &o->fuse},
       {"TRIDI_CPU_CHAIN", &o->chain},         {"TRIDI_CPU_X_DIRECT", &o->x_direct},
-      {"TRIDI_CPU_PF_NEXT", &o->pf_next},
+      {"TRIDI_CPU_PF_NEXT", &o->pf_next},     {"TRIDI_CPU_X_JOIN", &o->x_join},
   };
   for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; ++i) {
     const char *e = getenv(knobs[i].name);
@@ -331,6 +332,7 @@ tridi_status tridi_cpu_thomas_init(struct tridi_plan_s *plan) {
   if (ov->prefetch.set) P->prefetch = (int)ov->prefetch.v;
   if (ov->pf_rows.set) P->pf_rows = (int)ov->pf_rows.v;
   if (ov->runs.set) P->no_runs = !(int)ov->runs.v;
+  if (ov->x_join.set) P->no_join = !(int)ov->x_join.v;
   if (ov->pf_hint.set) P->pf_hint = (int)ov->pf_hint.v;
   P->pf_dist = P->pf_rows > 0 ? (int64_t)P->pf_rows : (int64_t)P->prefetch * P->tile_rows;
   /* a, b, c, d all TRANS: the forward sweep loads the next tile as it goes

@@ -62,6 +62,7 @@ typedef struct tridi_cpu_thomas_priv {
   int pf_hint;          /* prefetch into 0 = L1 (prefetcht0), 1 = L2 (prefetcht1); tuning also
                            2 = t2, 3 = nta, 4 = prefetchw */
   int no_runs;          /* tuning only: x stored tile by tile (no row runs or aligned TRANS runs) */
+  int no_join;          /* tuning only: the lines two systems share written in two parts */
   int fuse;             /* a, b, c, d all TRANS: the forward sweep loads the next tile (AVX-512) */
   int chain;            /* fused sweep, S = 1, n a multiple of tile_rows or more than one tile:
                            the last full tile's sweep loads the next work item's first tile */
