@@ -265,7 +265,8 @@ static void test_tiles(void **s) {
         }
         tt_problem P;
         if (tt_problem_init(&P, &L, tt_case_seed("tiles", (uint64_t)k++), NULL)) continue;
-        if ((v == 0 || v == 3) && P.nsys > 3) { /* a NaN and a zero first pivot in tiles of clean systems */
+        if ((v == 0 || v == 3) && P.nsys > 3) {
+          /* a NaN and a zero first pivot in tiles of clean systems */
           tt_problem_set(&P, TT_D, 1, n / 2, (double)NAN);
           tt_problem_set(&P, TT_B, P.nsys - 2, 0, 0.0);
           tt_problem_oracle(&P);

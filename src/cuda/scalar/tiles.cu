@@ -110,7 +110,8 @@ tridi_status plan_tiles(const Facts &f, CudaPlan *cp, struct tridi_plan_s *plan,
    * not f64 at powers of two, where the staged kernel has no identity
    * chunks and was as fast or faster (n = 32, 256: tiles 0.92-1.00x) */
   const bool padded = ld > L->n;
-  if (padded && (L->n < 4 || (ld - L->n) * TRIDI_CUDA_TILES_MAX_PAD_INV > L->n)) return TRIDI_SUCCESS;
+  if (padded && (L->n < 4 || (ld - L->n) * TRIDI_CUDA_TILES_MAX_PAD_INV > L->n))
+    return TRIDI_SUCCESS;
   if (padded && f.f64 && (L->n & (L->n - 1)) == 0) return TRIDI_SUCCESS;
   TilesPlan *tp = &cp->tiles;
   const bool f32 = !f.f64;

@@ -354,7 +354,8 @@ __device__ __forceinline__ void var_tile_store(const VarParams &p, int64_t row0,
       const int i0 = cr * V, e = var_pad<T>(i0);
 #pragma unroll
       for (int q = 0; q < V; ++q)
-        if (i0 + q >= ph && i0 + q < npos && (!gaps || (i0 + q - ph) % ld < n)) X[i0 + q] = buf[e + q];
+        if (i0 + q >= ph && i0 + q < npos && (!gaps || (i0 + q - ph) % ld < n))
+          X[i0 + q] = buf[e + q];
     }
   } else {
     T *X = (T *)p.op[4] + row0;

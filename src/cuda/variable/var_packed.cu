@@ -74,7 +74,8 @@ __device__ __forceinline__ VarTile var_tile(const VarParams &p, int64_t t) {
     const int64_t left = p.nsys - tile.sys0;
     tile.nsys = (int32_t)(left < p.uni_spt ? left : p.uni_spt);
     tile.row0 = tile.sys0 * p.uni_ld;
-    tile.nrows = (int32_t)((tile.nsys - 1) * p.uni_ld + p.uni_n); /* not the last system's padding */
+    /* the last system's padding is not part of the tile */
+    tile.nrows = (int32_t)((tile.nsys - 1) * p.uni_ld + p.uni_n);
     return tile;
   } else {
     return p.tiles[t];
