@@ -60,9 +60,13 @@ static int scalar_make_case(bench_case *bc, const char *layout, tridi_dtype dt, 
     bc->strides[0] = n * X; bc->strides[1] = X; bc->strides[2] = 1;
     alloc = Z * n * X;
   } else if (strcmp(layout, "padded") == 0) {
-    /* the smallest pad >= 3 that leaves rows not 64-byte aligned */
+    /* the smallest pad >= 3 that leaves rows not 64-byte aligned;
+     * TRIDI_BENCH_PAD: another pad, as given (measurements of the padding's
+     * effect, e.g. the GPU planner's bound on it) */
     int64_t pad = 3;
     while (((n + pad) * es) % 64 == 0) ++pad;
+    const char *ep = getenv("TRIDI_BENCH_PAD");
+    if (ep && *ep && atoll(ep) >= 0) pad = atoll(ep);
     bc->shape[0] = B; bc->shape[1] = n; bc->axis = 1;
     bc->strides[0] = n + pad; bc->strides[1] = 1;
     alloc = B * (n + pad);
