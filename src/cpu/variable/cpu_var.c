@@ -140,6 +140,7 @@ tridi_status tridi_cpu_var_init(struct tridi_plan_s *plan) {
   P->strip_rows = strip_rows_of(plan, W);
   if (v->layout == TRIDI_VAR_PACKED) {
     P->prefetch = TRIDI_CPU_VAR_PREFETCH_PACKED;
+    P->nt = v->off[v->nsys] * (int64_t)plan->esize >= TRIDI_CPU_NT_BYTES;
     if (packed_lanes(v, P, W, P->strip_rows) != TRIDI_SUCCESS)
       return tridi_set_error(TRIDI_ERR_ALLOC, "tridi_plan_create: out of memory for the lanes");
   } else {

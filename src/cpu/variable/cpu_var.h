@@ -40,6 +40,8 @@ typedef struct tridi_cpu_var_priv {
   int64_t *cost;        /* ngroups + 1: prefix sums of gn (the threads' shares) */
   int64_t prefetch;     /* rows ahead each lane's next rows are prefetched */
   int growth;           /* flag growth (plan->growth): TRIDI_INFO_INACCURATE */
+  int nt;               /* PACKED: whole lines of x written non-temporally (x larger than
+                         * TRIDI_CPU_NT_BYTES, beyond the caches) */
   int64_t strip_rows;   /* c'/d' rows (of W lanes) of a thread's scratch: PACKED the lane
                          * target (every lane's rows fit it); INTERLEAVED at least the
                          * longest group, else the strip budget's */
