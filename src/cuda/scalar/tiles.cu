@@ -31,26 +31,10 @@
 
 namespace tridi_cuda {
 
-bool tiles_dense_systems(const tridi_layout *L) {
-  for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
-    if (L->axis_stride[k] != 1) return false;
-    int64_t want = L->n;
-    for (int j = L->nbatch - 1; j >= 0; --j) {
-      if (L->bstride[k][j] != want) return false;
-      want *= L->bext[j];
-    }
-  }
-  return true;
-}
-
 bool tiles_strided_systems(const tridi_layout *L, int64_t *ld) {
   /* every operand unit-stride along the axis; the innermost batch dimension
    * at one row stride ld >= n for all five, the outer ones dense over it */
-  if (L->nbatch == 0) {
-    *ld = L->n;
-    return tiles_dense_systems(L);
-  }
-  const int64_t s = L->bstride[0][L->nbatch - 1];
+  const int64_t s = L->nbatch > 0 ? L->bstride[0][L->nbatch - 1] : L->n;
   if (s < L->n) return false;
   for (int k = 0; k < TRIDI_NUM_OPERANDS; ++k) {
     if (L->axis_stride[k] != 1) return false;
@@ -62,6 +46,11 @@ bool tiles_strided_systems(const tridi_layout *L, int64_t *ld) {
   }
   *ld = s;
   return true;
+}
+
+bool tiles_dense_systems(const tridi_layout *L) {
+  int64_t ld = 0;
+  return tiles_strided_systems(L, &ld) && ld == L->n;
 }
 
 int64_t tiles_systems_per_tile(int64_t n, int64_t R, size_t es, size_t piece) {

@@ -215,6 +215,17 @@ __device__ __forceinline__ int var_pad(int r) {
   return r + (int)((unsigned)r / W * V); /* r >= 0: unsigned, a shift */
 }
 
+/* Position i of a tile in shared memory (buf [4][LDS]) as an identity row:
+ * b = 1, a = c = d = 0 (x = 0, coupled to nothing) */
+template <typename T>
+__device__ __forceinline__ void var_identity_row(T *buf, int LDS, int i) {
+  const int e = var_pad<T>(i);
+  buf[e] = (T)0;
+  buf[LDS + e] = (T)1;
+  buf[2 * LDS + e] = (T)0;
+  buf[3 * LDS + e] = (T)0;
+}
+
 /* A chunk's M rows of a, b, c, d in a tile in shared memory (buf [4][LDS],
  * the chunk's first row at element pr0, whole 16-byte pieces inside a pad
  * period): e[k][j] is operand k of chunk row j, read as 16-byte loads
@@ -301,13 +312,7 @@ __device__ __forceinline__ void var_tile_load(const VarParams &p, int64_t row0, 
   cp_async_commit();
   const int tail = (M - npos % M) % M;
   const int i = tid < ph ? tid : (tid - ph < tail ? npos + tid - ph : -1);
-  if (i >= 0) {
-    const int e = var_pad<T>(i);
-    buf[e] = (T)0;
-    buf[LDS + e] = (T)1;
-    buf[2 * LDS + e] = (T)0;
-    buf[3 * LDS + e] = (T)0;
-  }
+  if (i >= 0) var_identity_row<T>(buf, LDS, i);
 }
 
 /* x of a tile from shared memory (positions ph .. ph + nrows - 1 of buf's

@@ -184,13 +184,7 @@ __global__ void __launch_bounds__(kVarThreads) var_packed_kernel(VarParams p) {
       buf[2 * LDS + var_pad<T>(r + n - 1)] = (T)0;
       if (buf[LDS + var_pad<T>(r)] == (T)0) chunk_bad = true;
       if (UNI && q < tile.nsys - 1)
-        for (int i = r + n; i < r + (int)p.uni_ld; ++i) {
-          const int e = var_pad<T>(i);
-          buf[e] = (T)0;
-          buf[LDS + e] = (T)1;
-          buf[2 * LDS + e] = (T)0;
-          buf[3 * LDS + e] = (T)0;
-        }
+        for (int i = r + n; i < r + (int)p.uni_ld; ++i) var_identity_row<T>(buf, LDS, i);
     }
     __syncthreads();
 
