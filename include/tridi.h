@@ -471,7 +471,7 @@ TRIDI_API tridi_status tridi_plan_destroy(tridi_plan plan);
  *         TRIDI_ERR_INACCURATE, the kind of failure of the lowest-numbered
  *         system whose info is not 0 (all other systems are solved); CUDA:
  *         TRIDI_ERR_DEVICE on a launch failure (breakdown and inaccuracy are
- *         reported through info only).
+ *         reported through info only: tridi_info_check gives their status).
  *
  * Thread safety: concurrent calls on one plan are safe; they take turns on
  * the plan's workspace.  Use tridi_execute_ws with per-thread workspaces to
@@ -498,6 +498,29 @@ TRIDI_API tridi_status tridi_plan_workspace_size(tridi_plan plan, size_t *bytes)
 TRIDI_API tridi_status tridi_execute_ws(tridi_plan plan, const void *a, const void *b,
                                         const void *c, const void *d, void *x, int32_t *info,
                                         void *stream, void *workspace, size_t workspace_bytes);
+
+/** The status an execute's info array stands for: TRIDI_SUCCESS when every
+ *  system's info is 0, else TRIDI_ERR_ZERO_PIVOT, TRIDI_ERR_NONFINITE or
+ *  TRIDI_ERR_INACCURATE, the kind of failure of the lowest-numbered system
+ *  whose info is not 0 (the rule of a CPU/REF tridi_execute's return, which
+ *  this repeats).  For CUDA plans it is how a caller learns what an execute
+ *  found: the execute returns before its kernels run, so its status says
+ *  nothing of the systems.  There info is the device array given to the
+ *  execute; the check runs on stream, after the work queued there, copies
+ *  16 bytes back and waits for that stream (cudaStreamSynchronize; never the
+ *  whole device).  So it cannot be captured in a CUDA graph: on a capturing
+ *  stream it returns TRIDI_ERR_NOT_SUPPORTED, and the check belongs after the
+ *  graph's launch.  CPU/REF plans: info is the host array, stream ignored.
+ *  @param plan   the plan the execute ran
+ *  @param info   its info array (plan->num_systems codes, as tridi_execute)
+ *  @param stream CUDA plans: the stream of the execute (NULL = legacy default)
+ *  @param first  optional (may be NULL): the lowest-numbered system whose info
+ *                is not 0, or -1 when there is none (also on an error)
+ *  @return the status above; TRIDI_ERR_NULL_POINTER (plan or info NULL);
+ *          TRIDI_ERR_NOT_SUPPORTED (capturing stream); TRIDI_ERR_DEVICE
+ *          (a CUDA call failed). */
+TRIDI_API tridi_status tridi_info_check(tridi_plan plan, const int32_t *info, void *stream,
+                                        int64_t *first);
 
 /** What a plan chose.  Set struct_size to sizeof(tridi_plan_info) before
  *  the call; a smaller struct from an older header (down to the fields up to

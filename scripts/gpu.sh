@@ -127,6 +127,8 @@ if has sanitize; then
     # cuSPARSE size, so memcheck reports any access outside that storage
     jobs_of "$C/test_compat_cuda" compat. - - test_strided test_interleaved test_interleaved_pivot \
       test_nopivot test_streams test_args
+    # tridi_info_check: its reduction, and the capture rule
+    jobs_of "$C/test_growth_cuda" growth. - - gpu_info_check_capture
     # the FFT's passes, layouts, graph capture and argument checks
     jobs_of "$C/test_fft_cuda" fft. - - gpu_layouts gpu_naive gpu_graph gpu_args
   } >"$SAN/jobs.all"

@@ -255,12 +255,54 @@ static void test_last_error(void **state) {
   tridi_desc_destroy(d);
 }
 
+/* tridi_info_check's arguments, and its reading of an info array by hand
+ * (the breakdown tests check it against what executes write) */
+static void test_info_check(void **state) {
+  (void)state;
+  const int64_t shape[] = {5, 8}; /* 5 systems of 8 */
+  tridi_desc d = NULL;
+  assert_int_equal(tridi_desc_create(&d, TRIDI_F64, 2, shape, 1), TRIDI_SUCCESS);
+  tridi_options o;
+  tridi_options_init(&o);
+  o.backend = TRIDI_BACKEND_CPU;
+  tridi_plan plan = NULL;
+  assert_int_equal(tridi_plan_create(&plan, d, &o), TRIDI_SUCCESS);
+  int32_t info[5] = {0, 0, 0, 0, 0};
+  int64_t first = 7;
+  assert_int_equal(tridi_info_check(NULL, info, NULL, &first), TRIDI_ERR_NULL_POINTER);
+  assert_int_equal(first, -1);
+  assert_non_null(strstr(tridi_last_error(), "plan is NULL"));
+  assert_int_equal(tridi_info_check(plan, NULL, NULL, NULL), TRIDI_ERR_NULL_POINTER);
+  assert_non_null(strstr(tridi_last_error(), "info is NULL"));
+  assert_int_equal(tridi_info_check(plan, info, NULL, &first), TRIDI_SUCCESS);
+  assert_int_equal(first, -1);
+  assert_string_equal(tridi_last_error(), "");
+  static const struct {
+    int32_t at3, at4;
+    tridi_status want;
+  } c[] = {{TRIDI_INFO_INACCURATE, 2, TRIDI_ERR_INACCURATE},
+           {-6, TRIDI_INFO_INACCURATE, TRIDI_ERR_NONFINITE},
+           {1, -1, TRIDI_ERR_ZERO_PIVOT},
+           {0, TRIDI_INFO_INACCURATE, TRIDI_ERR_INACCURATE}};
+  for (size_t k = 0; k < sizeof c / sizeof c[0]; ++k) {
+    info[3] = c[k].at3;
+    info[4] = c[k].at4;
+    assert_int_equal(tridi_info_check(plan, info, NULL, &first), c[k].want);
+    assert_int_equal(first, c[k].at3 ? 3 : 4);
+    assert_non_null(strstr(tridi_last_error(), c[k].at3 ? "system 3 " : "system 4 "));
+    assert_int_equal(tridi_info_check(plan, info, NULL, NULL), c[k].want); /* first optional */
+  }
+  tridi_plan_destroy(plan);
+  tridi_desc_destroy(d);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       TT_TEST(test_status_strings), TT_TEST(test_enum_names),
       TT_TEST(test_dtype_size_version), TT_TEST(test_backends_simd),
       TT_TEST(test_plan_info),      TT_TEST(test_options_init),
       TT_TEST(test_desc_queries),   TT_TEST(test_last_error),
+      TT_TEST(test_info_check),
   };
   return TT_RUN_GROUP(tests, argc, argv);
 }

@@ -87,6 +87,22 @@ static tridi_status host_pass_run(const struct tridi_plan_s *p, tridi_args *args
   return TRIDI_SUCCESS;
 }
 
+/* ---- tridi_info_check on a host info array (REF and CPU) ---------------- */
+
+static tridi_status host_info_first(const struct tridi_plan_s *p, const int32_t *info,
+                                    void *stream, int64_t *first, int32_t *code) {
+  (void)stream;
+  *first = -1;
+  *code = 0;
+  for (int64_t s = 0; s < p->nsys; ++s)
+    if (info[s] != 0) {
+      *first = s;
+      *code = info[s];
+      break;
+    }
+  return TRIDI_SUCCESS;
+}
+
 /* ---- REF: one thread, no SIMD ------------------------------------------- */
 
 static tridi_status ref_resolve(struct tridi_plan_s *plan, const tridi_options *opts) {
@@ -134,12 +150,13 @@ static void cuda_ws_free(const struct tridi_plan_s *plan, void *p) {
 
 static const tridi_backend_ops backends[] = {
     {TRIDI_BACKEND_REF, 1, always, ref_resolve, host_alloc, host_free, direct_run,
-     host_pass_init, NULL, host_pass_run},
+     host_pass_init, NULL, host_pass_run, host_info_first},
     {TRIDI_BACKEND_CPU, 1, always, cpu_resolve, host_alloc, host_free, direct_run,
-     host_pass_init, NULL, host_pass_run},
+     host_pass_init, NULL, host_pass_run, host_info_first},
 #ifdef TRIDI_HAVE_CUDA
     {TRIDI_BACKEND_CUDA, 0, tridi_cuda_available, cuda_resolve, cuda_ws_alloc, cuda_ws_free,
-     tridi_cuda_run, tridi_cuda_pass_init, tridi_cuda_pass_destroy, tridi_cuda_pass_run},
+     tridi_cuda_run, tridi_cuda_pass_init, tridi_cuda_pass_destroy, tridi_cuda_pass_run,
+     tridi_cuda_info_first},
 #endif
 };
 

@@ -385,3 +385,24 @@ tridi_status tridi_execute_ws(tridi_plan plan, const void *a, const void *b, con
   }
   return run(plan, ops, info, stream, plan->ws_bytes ? workspace : NULL);
 }
+
+tridi_status tridi_info_check(tridi_plan plan, const int32_t *info, void *stream,
+                              int64_t *first) {
+  tridi_clear_error();
+  if (first) *first = -1;
+  if (!plan) return tridi_set_error(TRIDI_ERR_NULL_POINTER, "tridi_info_check: plan is NULL");
+  if (!info) return tridi_set_error(TRIDI_ERR_NULL_POINTER, "tridi_info_check: info is NULL");
+  if (plan->nsys == 0) return TRIDI_SUCCESS;
+  int64_t s = -1;
+  int32_t code = 0;
+  const tridi_status st = plan->bops->info_first(plan, info, stream, &s, &code);
+  if (st) return st;
+  if (first) *first = s;
+  if (s < 0) return TRIDI_SUCCESS;
+  const tridi_status r = tridi_info_status(code);
+  return tridi_set_error(r, "tridi_info_check: system %lld has info %ld (%s)%s", (long long)s,
+                         (long)code, tridi_status_name(r),
+                         r == TRIDI_ERR_INACCURATE ? ": solved, but element growth without "
+                                                      "pivoting (or a failed accuracy check)"
+                                                    : "");
+}

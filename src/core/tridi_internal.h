@@ -182,6 +182,12 @@ typedef struct tridi_backend_ops {
   tridi_status (*pass_init)(struct tridi_plan_s *plan, int *available);
   void (*pass_destroy)(struct tridi_plan_s *plan);
   tridi_status (*pass_run)(const struct tridi_plan_s *plan, tridi_args *args);
+  /* tridi_info_check: the lowest-numbered of the plan's systems whose info
+   * is not 0 (*first; -1 when none) and its code (*code; 0 when none).
+   * Host backends scan the host array; CUDA reduces the device array on
+   * stream, after the work queued there, and waits for that stream only. */
+  tridi_status (*info_first)(const struct tridi_plan_s *plan, const int32_t *info, void *stream,
+                             int64_t *first, int32_t *code);
 } tridi_backend_ops;
 
 /* The backend's row, NULL for AUTO or an unknown value. */

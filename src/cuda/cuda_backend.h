@@ -46,6 +46,11 @@ void tridi_cuda_var_destroy(struct tridi_plan_s *plan);
  * caller's device afterwards): the CUDA backend's run() (src/core/backends.c). */
 tridi_status tridi_cuda_run(const struct tridi_plan_s *plan, const tridi_args *args);
 
+/* The CUDA backend's info_first() (src/cuda/info.cu): the lowest-numbered
+ * system of a device info array whose code is not 0, found on stream. */
+tridi_status tridi_cuda_info_first(const struct tridi_plan_s *plan, const int32_t *info,
+                                   void *stream, int64_t *first, int32_t *code);
+
 #ifdef __cplusplus
 }
 #endif

@@ -259,14 +259,63 @@ static int solve(tridi_desc desc, tridi_alg alg, int assume, int f64, void *cons
     CUDA_OK(cudaMemset(dinfo, 0x55, sizeof(int32_t) * (size_t)nsys));
   }
   assert_int_equal(tridi_execute(plan, dev[0], dev[1], dev[2], dev[3], dev[4], dinfo, NULL), TRIDI_SUCCESS);
+  /* what the execute found, by tridi_info_check on the same stream (before
+   * any synchronisation: it waits for the stream itself) */
+  int64_t first = -2;
+  const tridi_status cst = info ? tridi_info_check(plan, dinfo, NULL, &first) : TRIDI_SUCCESS;
   CUDA_OK(cudaDeviceSynchronize());
   down(x, dev[4], len, f64);
   if (info) {
     CUDA_OK(cudaMemcpy(info, dinfo, sizeof(int32_t) * (size_t)nsys, cudaMemcpyDeviceToHost));
     CUDA_OK(cudaFree(dinfo));
+    int64_t want = -1;
+    for (int64_t s = 0; s < nsys && want < 0; ++s)
+      if (info[s] != 0) want = s;
+    const tridi_status wst = want < 0                                ? TRIDI_SUCCESS
+                             : info[want] == TRIDI_INFO_INACCURATE ? TRIDI_ERR_INACCURATE
+                             : info[want] > 0                      ? TRIDI_ERR_ZERO_PIVOT
+                                                                   : TRIDI_ERR_NONFINITE;
+    CHECK(cst == wst && first == want, "%s: tridi_info_check gave %s at %lld, info says %s at %lld",
+          pi.kernel, tridi_status_name(cst), (long long)first, tridi_status_name(wst), (long long)want);
   }
   tridi_plan_destroy(plan);
   return 1;
+}
+
+/* tridi_info_check waits for its stream, so a capturing stream is refused
+ * (and the capture is not broken by it) */
+static void gpu_info_check_capture(void **state) {
+  (void)state;
+  SKIP_WITHOUT_GPU();
+  const int64_t shape[] = {3, 16};
+  tridi_desc desc = NULL;
+  assert_int_equal(tridi_desc_create(&desc, TRIDI_F32, 2, shape, 1), TRIDI_SUCCESS);
+  tridi_options o;
+  tridi_options_init(&o);
+  o.backend = TRIDI_BACKEND_CUDA;
+  tridi_plan plan = NULL;
+  assert_int_equal(tridi_plan_create(&plan, desc, &o), TRIDI_SUCCESS);
+  int32_t *dinfo = NULL;
+  CUDA_OK(cudaMalloc((void **)&dinfo, 3 * sizeof(int32_t)));
+  const int32_t h[3] = {0, 0, 5};
+  CUDA_OK(cudaMemcpy(dinfo, h, sizeof h, cudaMemcpyHostToDevice));
+  cudaStream_t st;
+  CUDA_OK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  int64_t first = 0;
+  assert_int_equal(tridi_info_check(plan, dinfo, st, &first), TRIDI_ERR_ZERO_PIVOT);
+  assert_int_equal(first, 2);
+  CUDA_OK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
+  assert_int_equal(tridi_info_check(plan, dinfo, st, &first), TRIDI_ERR_NOT_SUPPORTED);
+  assert_int_equal(first, -1);
+  assert_non_null(strstr(tridi_last_error(), "captured"));
+  cudaGraph_t g;
+  CUDA_OK(cudaStreamEndCapture(st, &g));
+  CUDA_OK(cudaGraphDestroy(g));
+  assert_int_equal(tridi_info_check(plan, dinfo, st, NULL), TRIDI_ERR_ZERO_PIVOT);
+  CUDA_OK(cudaStreamDestroy(st));
+  CUDA_OK(cudaFree(dinfo));
+  tridi_plan_destroy(plan);
+  tridi_desc_destroy(desc);
 }
 
 static void gpu_scalar(void **state) {
@@ -475,6 +524,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(gpu_scalar),
       cmocka_unit_test(gpu_variable),
+      cmocka_unit_test(gpu_info_check_capture),
   };
   if (argc > 1) cmocka_set_test_filter(argv[1]);
   const int rc = cmocka_run_group_tests(tests, NULL, NULL);
