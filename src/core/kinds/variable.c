@@ -134,9 +134,11 @@ static const tridi_solver variable_solvers[] = {
     {"cpu_var_lu_partial_ref", TRIDI_BACKEND_CPU, TRIDI_ALG_LU_PARTIAL, 0, NULL,
      tridi_cpu_var_lu_ref_init, tridi_cpu_var_lu_ref_execute, NULL},
 #ifdef TRIDI_HAVE_CUDA
-    /* CUDA: PACKED systems in tiles of whole systems, one thread block a
-     * tile; INTERLEAVED ones G neighbouring systems a block; systems longer
-     * than the kernels take one thread each (src/cuda/variable/). */
+    /* CUDA (src/cuda/variable/, docs/variable.md): PACKED systems in tiles
+     * of whole systems, one thread block a tile, systems longer than a tile
+     * in segments or one thread-block cluster each; INTERLEAVED ones in
+     * groups of neighbouring systems binned by their longest, H blocks a
+     * group up to 8192 rows, one thread a system beyond. */
     {"cuda_var_thomas_pcr", TRIDI_BACKEND_CUDA, TRIDI_ALG_THOMAS_PCR, 0, tridi_cuda_var_applies,
      tridi_cuda_var_init, tridi_cuda_var_execute, tridi_cuda_var_destroy},
 #endif
