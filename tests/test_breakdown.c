@@ -159,22 +159,6 @@ static int make_injections(inj *v, int variant, int64_t n, int64_t B) {
   return m;
 }
 
-/* tridi_info_check on the info an execute wrote: the execute's own status,
- * and the lowest-numbered system whose info is not 0 */
-static void info_check_agrees(tridi_plan plan, const tt_info *I, int64_t nsys, tridi_status st,
-                              const char *ctx) {
-  int64_t want = -1;
-  for (int64_t s = 0; s < nsys && want < 0; ++s)
-    if (I->info[s] != 0) want = s;
-  int64_t first = -2;
-  const tridi_status got = tridi_info_check(plan, I->info, NULL, &first);
-  if (got != st || first != want)
-    tt_fail("%s: tridi_info_check gave %s, first %" PRId64 "; the execute %s, first %" PRId64, ctx,
-            tridi_status_name(got), first, tridi_status_name(st), want);
-  if (got != TRIDI_SUCCESS && !strstr(tridi_last_error(), "tridi_info_check: system"))
-    tt_fail("%s: tridi_info_check's message: '%s'", ctx, tridi_last_error());
-}
-
 static void run_case(tt_layout *L, int variant, uint64_t seed) {
   if (L->inplace && !tt_layout_injective(L, TT_D)) return;
   tt_problem P;
@@ -219,7 +203,7 @@ static void run_case(tt_layout *L, int variant, uint64_t seed) {
       tt_problem_check(&P, ctx, with_info ? I.info : NULL);
       if (with_info) {
         tt_info_guards_ok(&I, ctx);
-        info_check_agrees(plan, &I, P.nsys, st, ctx);
+        tt_info_check_agrees(plan, I.info, P.nsys, st, ctx);
       }
     }
     tridi_plan_destroy(plan);

@@ -489,14 +489,32 @@ int32_t tt_problem_want_info(const tt_problem *P, int64_t s) {
              : t;
 }
 
+void tt_info_check_agrees(tridi_plan plan, const int32_t *info, int64_t nsys, tridi_status st,
+                          const char *ctx) {
+  int64_t want = -1;
+  for (int64_t s = 0; s < nsys && want < 0; ++s)
+    if (info[s] != 0) want = s;
+  int64_t first = -2;
+  const tridi_status got = tridi_info_check(plan, info, NULL, &first);
+  if (got != st || first != want)
+    tt_fail("%s: tridi_info_check gave %s, first %" PRId64 "; the execute %s, first %" PRId64, ctx,
+            tridi_status_name(got), first, tridi_status_name(st), want);
+  if (got != TRIDI_SUCCESS && !strstr(tridi_last_error(), "tridi_info_check: system"))
+    tt_fail("%s: tridi_info_check's message: '%s'", ctx, tridi_last_error());
+}
+
 long tt_problem_solve_check(tt_problem *P, tridi_plan plan, tt_info *I, tridi_status want,
                             const char *ctx) {
   tt_problem_use_plan(P, plan);
   tt_problem_reset(P);
   tt_info_poison(I);
-  tt_expect_status(tt_problem_execute(P, plan, I->info), want, ctx);
+  const tridi_status st = tt_problem_execute(P, plan, I->info);
+  tt_expect_status(st, want, ctx);
   const long f = tt_problem_check(P, ctx, I->info);
   tt_info_guards_ok(I, ctx);
+  if (st == TRIDI_SUCCESS || st == TRIDI_ERR_ZERO_PIVOT || st == TRIDI_ERR_NONFINITE ||
+      st == TRIDI_ERR_INACCURATE)
+    tt_info_check_agrees(plan, I->info, P->nsys, st, ctx);
   return f;
 }
 

@@ -257,8 +257,15 @@ long tt_problem_check_untouched(const tt_problem *P, const char *ctx);
  * expected info (tt_problem_want_info) is not 0. */
 tridi_status tt_problem_expected_status(const tt_problem *P);
 
+/* tridi_info_check on the host info array an execute of plan wrote (nsys
+ * codes): it must give the execute's own status st and, as first, the
+ * lowest-numbered system whose info is not 0 (records a failure otherwise). */
+void tt_info_check_agrees(tridi_plan plan, const int32_t *info, int64_t nsys, tridi_status st,
+                          const char *ctx);
+
 /* Reset P, poison I, execute, expect status `want`, check everything
- * (tt_problem_check) and I's guards.  Returns tt_problem_check's count. */
+ * (tt_problem_check), I's guards and tt_info_check_agrees.  Returns
+ * tt_problem_check's count. */
 long tt_problem_solve_check(tt_problem *P, tridi_plan plan, tt_info *I, tridi_status want,
                             const char *ctx);
 
