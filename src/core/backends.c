@@ -29,6 +29,23 @@ static tridi_status direct_run(const struct tridi_plan_s *plan, const tridi_args
   return plan->solver->execute(plan, args);
 }
 
+/* ---- the first failing system of a host info array (REF and CPU):
+ * tridi_info_check, and the status of the second pass below -------------- */
+
+static tridi_status host_info_first(const struct tridi_plan_s *p, const int32_t *info,
+                                    void *stream, int64_t *first, int32_t *code) {
+  (void)stream;
+  *first = -1;
+  *code = 0;
+  for (int64_t s = 0; s < p->nsys; ++s)
+    if (info[s] != 0) {
+      *first = s;
+      *code = info[s];
+      break;
+    }
+  return TRIDI_SUCCESS;
+}
+
 /* ---- TRIDI_PIVOT_AUTO's second pass on the host (REF and CPU) ----------- */
 
 static size_t round64(size_t b) { return (b + 63) & ~(size_t)63; }
@@ -82,25 +99,10 @@ static tridi_status host_pass_run(const struct tridi_plan_s *p, tridi_args *args
       char *w = work + (size_t)omp_get_thread_num() * slice;
       info[s] = p->kops->pivot_system(p, ca, s, w);
     }
-  for (int64_t s = 0; s < nsys; ++s)
-    if (info[s] != 0) return tridi_info_status(info[s]);
-  return TRIDI_SUCCESS;
-}
-
-/* ---- tridi_info_check on a host info array (REF and CPU) ---------------- */
-
-static tridi_status host_info_first(const struct tridi_plan_s *p, const int32_t *info,
-                                    void *stream, int64_t *first, int32_t *code) {
-  (void)stream;
-  *first = -1;
-  *code = 0;
-  for (int64_t s = 0; s < p->nsys; ++s)
-    if (info[s] != 0) {
-      *first = s;
-      *code = info[s];
-      break;
-    }
-  return TRIDI_SUCCESS;
+  int64_t first;
+  int32_t code;
+  host_info_first(p, info, NULL, &first, &code);
+  return tridi_info_status(code);
 }
 
 /* ---- REF: one thread, no SIMD ------------------------------------------- */

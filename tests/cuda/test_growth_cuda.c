@@ -268,13 +268,8 @@ static int solve(tridi_desc desc, tridi_alg alg, int assume, int f64, void *cons
   if (info) {
     CUDA_OK(cudaMemcpy(info, dinfo, sizeof(int32_t) * (size_t)nsys, cudaMemcpyDeviceToHost));
     CUDA_OK(cudaFree(dinfo));
-    int64_t want = -1;
-    for (int64_t s = 0; s < nsys && want < 0; ++s)
-      if (info[s] != 0) want = s;
-    const tridi_status wst = want < 0                                ? TRIDI_SUCCESS
-                             : info[want] == TRIDI_INFO_INACCURATE ? TRIDI_ERR_INACCURATE
-                             : info[want] > 0                      ? TRIDI_ERR_ZERO_PIVOT
-                                                                   : TRIDI_ERR_NONFINITE;
+    int64_t want;
+    const tridi_status wst = tt_info_expected(info, nsys, &want);
     CHECK(cst == wst && first == want, "%s: tridi_info_check gave %s at %lld, info says %s at %lld",
           pi.kernel, tridi_status_name(cst), (long long)first, tridi_status_name(wst), (long long)want);
   }

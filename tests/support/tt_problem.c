@@ -491,9 +491,8 @@ int32_t tt_problem_want_info(const tt_problem *P, int64_t s) {
 
 void tt_info_check_agrees(tridi_plan plan, const int32_t *info, int64_t nsys, tridi_status st,
                           const char *ctx) {
-  int64_t want = -1;
-  for (int64_t s = 0; s < nsys && want < 0; ++s)
-    if (info[s] != 0) want = s;
+  int64_t want;
+  (void)tt_info_expected(info, nsys, &want);
   int64_t first = -2;
   const tridi_status got = tridi_info_check(plan, info, NULL, &first);
   if (got != st || first != want)
