@@ -34,7 +34,8 @@
  *   gpu_tiles          cuda_lu_tiles (n = 48 (f32) / 64 (f64) .. 2048 for
  *                      systems one after another: 16-byte copies; n = 96
  *                      (224 where neighbouring systems are adjacent) ..
- *                      2048 on the other layouts: gathered tiles) on the
+ *                      2048 on the other layouts: gathered tiles; f32 to
+ *                      1535 where rows are copied across systems) on the
  *                      collection, as gpu_partition, and the rows around
  *                      its limits (cuda_lu_partial's global form below). */
 #include "matgen_problem.h"
@@ -352,6 +353,12 @@ static void collection_case(lay_kind lay, tridi_dtype dt, int64_t n, int64_t nsy
   for (int64_t s = 0; s < P.nsys; ++s)
     if (P.piv_info[s] != 0) (void)tt_problem_set_matrix(&P, s, tiny, (uint64_t)s);
   tt_problem_oracle(&P);
+  /* f32 gathered tiles whose rows are copied across systems (b's rows not
+   * unit-stride) stop at n = 1535: cuda_lu_partition above */
+  const int64_t bax = L.strides[TT_B][L.axis];
+  if (!strcmp(want, "cuda_lu_tiles_") && lay != L_CONTIG && lay != L_INPLACE && dt == TRIDI_F32 &&
+      n >= 1536 && bax != 1 && bax != -1)
+    want = "cuda_lu_partition_";
   char kern[128], where[200];
   plan_kernel(&P, &o, kern, sizeof kern);
   snprintf(where, sizeof where, "%s %s n %" PRId64 " %s", group, lay_name[lay], n, dt == TRIDI_F64 ? "f64" : "f32");
@@ -387,13 +394,14 @@ static void gpu_partition(void **state) {
  * ten n, and n = 1024 with 600 systems: more tiles than the persistent
  * grid's blocks.  The gathered tiles on interleaved, strided (random
  * per-operand strides, some negative), middle-axis and broadcast-matrix
- * layouts at twelve n: rows along a system (broadcast, some strided) and
- * along a row's systems (interleaved, middle axis). */
+ * layouts at fourteen n: rows along a system (broadcast, some strided) and
+ * along a row's systems (interleaved, middle axis; f32 to n = 1535, then
+ * cuda_lu_partition). */
 static void gpu_tiles(void **state) {
   (void)state;
   SKIP_WITHOUT_GPU();
   static const int64_t ns[] = {47, 48, 63, 64, 65, 255, 683, 2047, 2048, 2049};
-  static const int64_t gns[] = {48, 63, 64, 95, 96, 100, 191, 223, 224, 513, 2048, 2049};
+  static const int64_t gns[] = {48, 63, 64, 95, 96, 100, 191, 223, 224, 513, 1535, 1536, 2048, 2049};
   static const lay_kind lays[] = {L_CONTIG, L_INPLACE, L_INTERLEAVED, L_STRIDED, L_MIDDLE, L_BCAST};
   uint64_t k = 0;
   for (int t = 0; t < 2; ++t) {

@@ -72,6 +72,15 @@ constexpr int kRtMinNF64 = 64;
 constexpr int kRtMinNGather = 96;
 static_assert(kRtMinNF32 >= kRtM && kRtMinNF64 >= kRtM && kRtMinNGather >= kRtM,
               "a chunk must hold rows of at most two systems");
+/* The largest n of f32 GATHER tiles whose rows are copied along a row's
+ * systems (b's rows not unit-stride: interleaved, middle axis): from n =
+ * 1025 a tile holds one system, a copy request moves 4 bytes, and
+ * cuda_lu_partition is faster from 1536.  H200, 1 GiB, % of copy, this row
+ * against cuda_lu_partition: interleaved n = 1025 / 1536 / 2048 7.8 / 6.3 /
+ * 5.8 against 7.6 / 8.2 / 8.5, middle axis 8.2 / 8.5 / 8.6 against 7.7 /
+ * 8.4 / 9.0 (docs/perf-log.md, "Gathered pivoting tiles of one system").
+ * f64 keeps the row to 2048 (n = 2048: 11.7 against 9.5). */
+constexpr int kRtMaxNGatherRowsF32 = 1535;
 
 /* The coarse system's levels: 2P = 512 rows, then 128, 32 and the 8-row
  * top (kRtL = 3 reductions).  rpts_levels' rule in closed form, usable in
@@ -457,6 +466,9 @@ extern "C" const char *tridi_cuda_rpts_tiles_applies(const struct tridi_plan_s *
                       : "n below 96 (systems not one after another): cuda_lu_partial is faster there (measured on "
                         "the H200)";
   if (L->n > kRtR) return "n above the tile (2048 rows)";
+  if (!dense && plan->dtype == TRIDI_F32 && !(lu_rowsfast(L) & 2) && L->n > kRtMaxNGatherRowsF32)
+    return "n above 1535 in f32 with rows copied across systems: cuda_lu_partition is faster there "
+           "(measured on the H200)";
   int optin = 0;
   if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, plan->device) != cudaSuccess) {
     (void)cudaGetLastError(); /* not sticky: leave no error behind */
