@@ -326,6 +326,32 @@ static long partition_berr(const tt_problem *P, const char *what) {
   return f;
 }
 
+/* The planner's rule for the layouts of gpu_tiles (rpts_tiles.cu, lu.cuh):
+ * batches of adjacent systems (the last batch dimension of stride +-1 in
+ * every operand, 0 allowed in the inputs, at least 128 bytes wide) take
+ * cuda_lu_partial's global form at n = 64 .. 223 and the tiles from 224;
+ * other layouts whose systems are not one after another take the gathered
+ * tiles from 96, systems one after another from 48 (f32) / 64 (f64); f32
+ * gathered tiles whose rows are copied across systems (b's rows not
+ * unit-stride) stop at 1535, and every layout at 2048: cuda_lu_partition
+ * above. */
+static const char *tiles_row_want(const tt_layout *L, lay_kind lay, int64_t n) {
+  const int f64 = L->dtype == TRIDI_F64, dense = lay == L_CONTIG || lay == L_INPLACE;
+  int last = -1;
+  for (int k = 0; k < L->rank; ++k)
+    if (k != L->axis && L->shape[k] > 1) last = k;
+  int adjacent = !dense && last >= 0 && L->shape[last] * (f64 ? 8 : 4) >= 128;
+  for (int op = 0; adjacent && op < TT_NOPS; ++op) {
+    const int64_t st = op == TT_X && L->inplace ? L->strides[TT_D][last] : L->strides[op][last];
+    adjacent = st == 1 || st == -1 || (st == 0 && op != TT_X);
+  }
+  const int64_t lo = adjacent ? 224 : !dense ? 96 : f64 ? 64 : 48;
+  const int64_t bax = L->strides[TT_B][L->axis];
+  if (n < lo) return adjacent && n >= 64 ? "cuda_lu_partial_global_fast" : "cuda_lu_partial_";
+  if (n > 2048 || (!dense && !f64 && n >= 1536 && bax != 1 && bax != -1)) return "cuda_lu_partition_";
+  return "cuda_lu_tiles_";
+}
+
 /* One case of the collection (family s mod mg_count; the dense randsvd ones
  * only to n = 1000, uniform instead above) on layout lay: the plan's kernel
  * must start with want; then run_gpu's checks and partition_berr.  k: the
@@ -353,12 +379,7 @@ static void collection_case(lay_kind lay, tridi_dtype dt, int64_t n, int64_t nsy
   for (int64_t s = 0; s < P.nsys; ++s)
     if (P.piv_info[s] != 0) (void)tt_problem_set_matrix(&P, s, tiny, (uint64_t)s);
   tt_problem_oracle(&P);
-  /* f32 gathered tiles whose rows are copied across systems (b's rows not
-   * unit-stride) stop at n = 1535: cuda_lu_partition above */
-  const int64_t bax = L.strides[TT_B][L.axis];
-  if (!strcmp(want, "cuda_lu_tiles_") && lay != L_CONTIG && lay != L_INPLACE && dt == TRIDI_F32 &&
-      n >= 1536 && bax != 1 && bax != -1)
-    want = "cuda_lu_partition_";
+  if (!want) want = tiles_row_want(&L, lay, n);
   char kern[128], where[200];
   plan_kernel(&P, &o, kern, sizeof kern);
   snprintf(where, sizeof where, "%s %s n %" PRId64 " %s", group, lay_name[lay], n, dt == TRIDI_F64 ? "f64" : "f32");
@@ -412,17 +433,7 @@ static void gpu_tiles(void **state) {
       const size_t cnt = dense ? sizeof ns / sizeof ns[0] : sizeof gns / sizeof gns[0];
       for (size_t i = 0; i < cnt; ++i) {
         const int64_t n = list[i], nsys = n <= 256 ? 3 * mg_count + 1 : 2 * mg_count;
-        /* neighbouring systems adjacent over at least a 128-byte line
-         * (interleaved; the middle axis where its last extent is that wide):
-         * cuda_lu_partial's one-thread-a-system global form at 64 .. 223 */
-        const int64_t es = t ? 8 : 4, z = nsys > 40 ? 5 : 2;
-        const int adjacent = (lays[l] == L_INTERLEAVED && nsys * es >= 128) ||
-                             (lays[l] == L_MIDDLE && (nsys + z - 1) / z * es >= 128);
-        const int64_t lo = adjacent ? 224 : !dense ? 96 : t ? 64 : 48;
-        const char *want = n < lo ? (adjacent && n >= 64 ? "cuda_lu_partial_global_fast" : "cuda_lu_partial_")
-                           : n > 2048 ? "cuda_lu_partition_"
-                                      : "cuda_lu_tiles_";
-        collection_case(lays[l], dt, n, nsys, k++, want, "gpu_tiles");
+        collection_case(lays[l], dt, n, nsys, k++, NULL, "gpu_tiles"); /* tiles_row_want */
       }
     }
     collection_case(L_CONTIG, dt, 1024, 600, k++, "cuda_lu_tiles_", "gpu_tiles");

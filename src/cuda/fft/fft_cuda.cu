@@ -2,13 +2,17 @@
  * (stockham.cuh) from the tuning table and enqueues them on the caller's
  * stream (no synchronisation, no allocation: capturable into a graph).
  *
- * Planning (paper 004, section 3): a tile of 2^tile_log2 elements per block
- * (the tuning table below).
- * n = log2 N <= tile_log2: one pass (R = N, several transforms per block).
- * Otherwise m = ceil(n / multi_log2) passes with balanced radices (the
- * first ones one digit larger), multi_log2 = tile_log2 - min_groups_log2
- * so that every multi-pass tile holds at least 2^min_groups_log2 groups:
- * runs of 64 contiguous bytes in global memory.  Pass i reads the input
+ * Planning (paper 004, section 3): the tuning table below gives, per
+ * compute capability and dtype, the multi-pass tile (2^tile_log2 elements a
+ * block), the largest one-pass transform, the one-pass tile and the points
+ * a thread (2^p_log2) of the register kernel (stockham_reg.cuh).
+ * n = log2 N <= one_log2: one pass (R = N, max(one-pass tile, N) elements,
+ * several transforms a block).  Otherwise m = ceil(n / multi_log2) passes
+ * with balanced radices (the first ones one digit larger), multi_log2 =
+ * tile_log2 - min_groups_log2 so that every multi-pass tile holds at least
+ * 2^min_groups_log2 groups: runs of 64 contiguous bytes in global memory.
+ * A pass of radix R >= 2^p_log2 whose block has at most 512 threads runs
+ * the register kernel; the others (N < 2^p_log2) stockham.cuh's kernel.  Pass i reads the input
  * (i = 0) or scratch, writes scratch or the output (last pass): scratch
  * buffer i % 2 of N * batch elements, two where m >= 3, so that in place
  * (in == out) the input is only read by the first pass and the output only
@@ -19,6 +23,7 @@
 
 #include "common/launch.h"
 #include "fft/stockham.cuh"
+#include "fft/stockham_reg.cuh"
 #include "fft_internal.h"
 
 namespace {
@@ -26,23 +31,30 @@ namespace {
 using tridi_fft::pass_args;
 
 /* The tuning table: per compute capability (major; 0 = any other) and
- * dtype, the tile (2^tile_log2 elements per block, in dynamic shared memory
- * with up to 2^(tile_log2 - 1) twiddles after it)
- * and the least groups per tile of a multi-pass plan (2^min_groups_log2:
- * runs of 64 bytes).  Tiles of 2^12 .. 2^14 c32 / 2^11 .. 2^13 c64 are
- * compiled (threads = tile / 16); sm_90's and sm_80's rows (227 / 163 KiB
- * of shared memory a block) take 64 KiB tiles (96 KiB with a one-pass
- * plan's twiddles), the others 32 KiB (48 KiB): an
- * estimate until measured (docs/perf-log.md, "## FFT").  Builds with
- * TRIDI_CUDA_TUNING read TRIDI_FFT_TILE_LOG2 from the environment. */
+ * dtype, the multi-pass tile (2^tile_log2 elements a block, stockham.cuh's
+ * kernel: threads = tile / 16, in dynamic shared memory with up to 2^(tile
+ * - 1) twiddles after it), the least groups per tile of a multi-pass plan
+ * (2^min_groups_log2: runs of 64 bytes), the largest one-pass n, the
+ * one-pass tile and the register kernel's points a thread (0: stockham.cuh's
+ * kernel for every pass).  H200 (docs/perf-log.md, "FFT: the R-point DFTs
+ * in registers"): c32 takes the register kernel with 16 points a thread
+ * (one pass 46-86 % of copy, v1 20-37 %; 8 points a thread 15-25 %) and
+ * multi-pass tiles of 2^12 with runs of 32 bytes (52-71 % a pass against
+ * 43-61 % with 2^13 tiles); c64 keeps stockham.cuh's kernel (27-45 %; the
+ * register kernel reached 16-34 % with 8 points a thread and spills with
+ * 16).  sm_80 and the others: the same choices, not measured.  Builds with
+ * TRIDI_CUDA_TUNING read TRIDI_FFT_{TILE,MIN_GROUPS,ONE,ONE_TILE,P}_LOG2 and
+ * TRIDI_FFT_V1=1 (stockham.cuh's kernel for every pass) from the
+ * environment. */
 struct fft_tuning {
   int cc_major;
   tridi_dtype dtype;
-  int tile_log2, min_groups_log2;
+  int tile_log2, min_groups_log2, one_log2, one_tile_log2, p_log2;
 };
 const fft_tuning tuning_table[] = {
-    {9, TRIDI_C32, 13, 3}, {9, TRIDI_C64, 12, 2}, {8, TRIDI_C32, 13, 3},
-    {8, TRIDI_C64, 12, 2}, {0, TRIDI_C32, 12, 3}, {0, TRIDI_C64, 11, 2},
+    {9, TRIDI_C32, 12, 2, 13, 12, 4}, {9, TRIDI_C64, 12, 2, 12, 11, 0},
+    {8, TRIDI_C32, 12, 2, 13, 12, 4}, {8, TRIDI_C64, 12, 2, 12, 11, 0},
+    {0, TRIDI_C32, 12, 2, 12, 12, 4}, {0, TRIDI_C64, 11, 2, 11, 11, 0},
 };
 
 constexpr int kMaxPasses = 8;
@@ -50,6 +62,11 @@ constexpr int kMaxPasses = 8;
 struct cuda_fft {
   int tile_log2, passes;
   int log_r[kMaxPasses];
+  int log_tile[kMaxPasses]; /* the pass's tile: 2^log_tile elements a block */
+  int p_log2;               /* register kernel: 2^p_log2 points a thread */
+  bool reg[kMaxPasses];     /* the pass runs stockham_reg */
+  void *tw;                 /* w_Rmax^e, e < Rmax (forward), for stockham_reg */
+  int log_rmax;
   void *scratch[2];
   size_t scratch_bytes;
 };
@@ -79,6 +96,33 @@ cudaError_t allow_smem() {
                                 (TILE + TILE / 2) * sizeof(typename tridi_fft::cplx<T>::type));
 }
 
+/* The register kernel of (T, P) for log2 R = lr (nullptr where not compiled) */
+template <class T, int LOG_P, int LR>
+const void *reg_kernel(int lr) {
+  constexpr int kMaxLogR = sizeof(T) == 4 ? 13 : 12;
+  if constexpr (LR > kMaxLogR) {
+    (void)lr;
+    return nullptr;
+  } else {
+    return lr == LR ? (const void *)tridi_fft::stockham_reg<T, LR, LOG_P>
+                    : reg_kernel<T, LOG_P, LR + 1>(lr);
+  }
+}
+const void *reg_kernel_of(tridi_dtype dt, int p_log2, int lr) {
+  if (lr < p_log2) return nullptr;
+  if (dt == TRIDI_C32)
+    return p_log2 == 3   ? reg_kernel<float, 3, 3>(lr)
+           : p_log2 == 4 ? reg_kernel<float, 4, 4>(lr)
+                         : nullptr;
+  return p_log2 == 3   ? reg_kernel<double, 3, 3>(lr)
+         : p_log2 == 4 ? reg_kernel<double, 4, 4>(lr)
+                       : nullptr;
+}
+size_t reg_smem(tridi_dtype dt, int log_tile) {
+  const size_t esz = tridi_dtype_size(dt), tile = (size_t)1 << log_tile;
+  return (tile + tile / (128 / esz)) * esz;
+}
+
 /* the kernel of (dtype, tile): launch it, or (a == nullptr) raise its
  * dynamic shared memory limit */
 cudaError_t dispatch(tridi_dtype dt, int tile_log2, const pass_args *a, cudaStream_t s) {
@@ -104,6 +148,13 @@ cudaError_t dispatch(tridi_dtype dt, int tile_log2, const pass_args *a, cudaStre
 
 } /* namespace */
 
+#ifdef TRIDI_CUDA_TUNING
+void env_int(const char *name, int *v) {
+  if (const char *e = getenv(name))
+    if (*e) *v = atoi(e);
+}
+#endif
+
 extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
   static const char *fn = "tridi_fft_plan_create";
   tridi_cuda::DeviceGuard dg(plan->device);
@@ -112,43 +163,106 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
   int major = 0;
   cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, plan->device);
   if (e != cudaSuccess) return tridi_cuda::cuda_error(e, "%s: cudaDeviceGetAttribute", fn);
-  const fft_tuning *t = find_tuning(major, plan->dtype);
-  if (!t)
+  const fft_tuning *tp = find_tuning(major, plan->dtype);
+  if (!tp)
     return tridi_set_error(TRIDI_ERR_INTERNAL, "%s: no FFT tuning row for %s", fn,
                            tridi_dtype_name(plan->dtype));
+  fft_tuning t = *tp;
+  bool v1_only = false;
+#ifdef TRIDI_CUDA_TUNING
+  env_int("TRIDI_FFT_TILE_LOG2", &t.tile_log2);
+  env_int("TRIDI_FFT_MIN_GROUPS_LOG2", &t.min_groups_log2);
+  env_int("TRIDI_FFT_ONE_LOG2", &t.one_log2);
+  env_int("TRIDI_FFT_ONE_TILE_LOG2", &t.one_tile_log2);
+  env_int("TRIDI_FFT_P_LOG2", &t.p_log2);
+  if (const char *env = getenv("TRIDI_FFT_V1")) v1_only = atoi(env) != 0;
+  if (v1_only) t.one_log2 = t.tile_log2;
+#endif
   cuda_fft *c = (cuda_fft *)calloc(1, sizeof *c);
   if (!c) return tridi_set_error(TRIDI_ERR_ALLOC, "%s: cannot allocate the CUDA plan", fn);
   plan->cuda = c;
-  int tile_log2 = t->tile_log2;
-#ifdef TRIDI_CUDA_TUNING
-  if (const char *env = getenv("TRIDI_FFT_TILE_LOG2")) tile_log2 = atoi(env);
-#endif
-  c->tile_log2 = tile_log2;
-  e = dispatch(plan->dtype, tile_log2, nullptr, nullptr);
+  c->tile_log2 = t.tile_log2;
+  c->p_log2 = t.p_log2;
+  e = dispatch(plan->dtype, t.tile_log2, nullptr, nullptr);
   if (e != cudaSuccess)
     return tridi_cuda::cuda_error(e, "%s: the FFT kernel of 2^%d %s elements a block", fn,
-                                  tile_log2, tridi_dtype_name(plan->dtype));
+                                  t.tile_log2, tridi_dtype_name(plan->dtype));
   const int n = plan->log2n;
-  if (n <= tile_log2) {
+  const int multi = t.tile_log2 - t.min_groups_log2;
+  if (n <= t.one_log2) {
     c->passes = 1;
     c->log_r[0] = n;
+    c->log_tile[0] = n > t.one_tile_log2 ? n : t.one_tile_log2;
   } else {
-    const int multi = tile_log2 - t->min_groups_log2;
     const int m = (n + multi - 1) / multi;
     if (m > kMaxPasses)
       return tridi_set_error(TRIDI_ERR_NOT_SUPPORTED, "%s: n = 2^%d needs %d passes (at most %d)",
                              fn, n, m, kMaxPasses);
     c->passes = m;
-    for (int i = 0; i < m; ++i) c->log_r[i] = n / m + (i < n % m ? 1 : 0);
+    for (int i = 0; i < m; ++i) {
+      c->log_r[i] = n / m + (i < n % m ? 1 : 0);
+      c->log_tile[i] = t.tile_log2;
+    }
+  }
+  /* which passes run the register kernel: R >= P, at most 512 threads, a
+   * multi-pass group's j runs at least G long (mode A) or one pass (mode B) */
+  c->log_rmax = 0;
+  for (int i = 0; i < c->passes; ++i) {
+    const int lr = c->log_r[i], lt = c->log_tile[i];
+    const void *fk = v1_only || t.p_log2 == 0 ? nullptr : reg_kernel_of(plan->dtype, t.p_log2, lr);
+    c->reg[i] = fk && lt - t.p_log2 <= 9 && lt >= lr && (c->passes == 1 || n - lr >= lt - lr);
+    if (c->reg[i]) {
+      e = tridi_cuda::allow_smem(fk, reg_smem(plan->dtype, lt));
+      if (e != cudaSuccess)
+        return tridi_cuda::cuda_error(e, "%s: the FFT register kernel of 2^%d %s elements a block",
+                                      fn, lt, tridi_dtype_name(plan->dtype));
+      if (lr > c->log_rmax) c->log_rmax = lr;
+    } else {
+      if (lr > t.tile_log2) /* only a tuning build's variables get here */
+        return tridi_set_error(TRIDI_ERR_NOT_SUPPORTED,
+                               "%s: no FFT kernel for one pass of 2^%d points with these settings",
+                               fn, lr);
+      c->log_tile[i] = t.tile_log2; /* stockham.cuh's kernel: the table's tile */
+    }
   }
   /* every pass's grid fits gridDim.x */
   for (int i = 0; i < c->passes; ++i) {
     const int64_t groups = (plan->n >> c->log_r[i]) * plan->batch;
-    const int log_g = tile_log2 - c->log_r[i];
+    const int log_g = c->log_tile[i] - c->log_r[i];
     if (((groups + ((int64_t)1 << log_g) - 1) >> log_g) > 0x7fffffffLL)
       return tridi_set_error(TRIDI_ERR_NOT_SUPPORTED,
                              "%s: n * batch = %lld elements is too large for one launch", fn,
                              (long long)(plan->n * plan->batch));
+  }
+  /* the register kernel's table w_Rmax^e, e < Rmax (forward): from the
+   * reference's (cos, sin)(2 pi k / Rmax), k < Rmax / 2 */
+  if (c->log_rmax > 0) {
+    const size_t esz = tridi_dtype_size(plan->dtype), rmax = (size_t)1 << c->log_rmax;
+    const size_t half = tridi_ref_fft_twiddle_bytes(plan->dtype, (int64_t)rmax);
+    unsigned char *h = (unsigned char *)malloc(rmax * esz + half);
+    if (!h) return tridi_set_error(TRIDI_ERR_ALLOC, "%s: cannot allocate the twiddle table", fn);
+    unsigned char *cs = h + rmax * esz;
+    tridi_ref_fft_twiddles(plan->dtype, (int64_t)rmax, cs);
+    for (size_t k = 0; k < rmax; ++k) {
+      const size_t kk = k < rmax / 2 ? k : k - rmax / 2;
+      const double sg = k < rmax / 2 ? 1.0 : -1.0; /* w^(k + R/2) = -w^k */
+      if (plan->dtype == TRIDI_C32) {
+        const float *q = (const float *)cs + 2 * kk;
+        float *w = (float *)h + 2 * k;
+        w[0] = (float)sg * q[0], w[1] = -(float)sg * q[1];
+      } else {
+        const double *q = (const double *)cs + 2 * kk;
+        double *w = (double *)h + 2 * k;
+        w[0] = sg * q[0], w[1] = -sg * q[1];
+      }
+    }
+    tridi_status st = tridi_cuda_alloc(&c->tw, rmax * esz, plan->device);
+    if (!st) {
+      e = cudaMemcpy(c->tw, h, rmax * esz, cudaMemcpyHostToDevice);
+      if (e != cudaSuccess) st = tridi_cuda::cuda_error(e, "%s: copy of the twiddle table", fn);
+    }
+    free(h);
+    if (st) return st;
   }
   const int nbuf = c->passes >= 3 ? 2 : c->passes - 1;
   c->scratch_bytes = (size_t)plan->n * (size_t)plan->batch * tridi_dtype_size(plan->dtype);
@@ -159,8 +273,12 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
   plan->scratch_bytes = (size_t)nbuf * c->scratch_bytes;
   plan->passes = c->passes;
   plan->threads = 0;
-  snprintf(plan->kernel, sizeof plan->kernel, "cuda_stockham_t%d_%s_p%d", 1 << tile_log2,
-           tridi_dtype_name(plan->dtype), c->passes);
+  if (c->reg[0])
+    snprintf(plan->kernel, sizeof plan->kernel, "cuda_stockham_reg_t%d_p%d_%s_x%d",
+             1 << c->log_tile[0], 1 << c->p_log2, tridi_dtype_name(plan->dtype), c->passes);
+  else
+    snprintf(plan->kernel, sizeof plan->kernel, "cuda_stockham_t%d_%s_p%d", 1 << t.tile_log2,
+             tridi_dtype_name(plan->dtype), c->passes);
   return TRIDI_SUCCESS;
 }
 
@@ -175,6 +293,7 @@ extern "C" tridi_status tridi_cuda_fft_execute(const struct tridi_fft_plan_s *pl
   int log_ns = 0;
   for (int i = 0; i < c->passes; ++i) {
     pass_args a;
+    memset(&a, 0, sizeof a);
     const int last = i == c->passes - 1;
     a.src = i == 0 ? in : c->scratch[(i - 1) % 2];
     a.s_stride = i == 0 ? plan->is : 1;
@@ -187,7 +306,21 @@ extern "C" tridi_status tridi_cuda_fft_execute(const struct tridi_fft_plan_s *pl
     a.log_ns = log_ns;
     a.total = (plan->n >> a.log_r) * plan->batch;
     a.sign = plan->sign;
-    const cudaError_t e = dispatch(plan->dtype, c->tile_log2, &a, s);
+    cudaError_t e;
+    if (c->reg[i]) {
+      a.log_g = c->log_tile[i] - a.log_r;
+      a.conj_in = i == 0 && plan->sign > 0;
+      a.conj_out = last && plan->sign > 0;
+      a.tw = c->tw;
+      a.log_rmax = c->log_rmax;
+      const int64_t blocks = (a.total + ((int64_t)1 << a.log_g) - 1) >> a.log_g;
+      const unsigned threads = 1u << (c->log_tile[i] - c->p_log2);
+      void *args[] = {&a};
+      e = cudaLaunchKernel(reg_kernel_of(plan->dtype, c->p_log2, a.log_r), dim3((unsigned)blocks),
+                           dim3(threads), args, reg_smem(plan->dtype, c->log_tile[i]), s);
+    } else {
+      e = dispatch(plan->dtype, c->tile_log2, &a, s);
+    }
     if (e != cudaSuccess)
       return tridi_cuda::cuda_error(e, "%s: launch of FFT pass %d of %d", fn, i + 1, c->passes);
     log_ns += a.log_r;
@@ -199,6 +332,7 @@ extern "C" void tridi_cuda_fft_destroy(struct tridi_fft_plan_s *plan) {
   cuda_fft *c = (cuda_fft *)plan->cuda;
   if (!c) return;
   for (int i = 0; i < 2; ++i) tridi_cuda_free(c->scratch[i], plan->device);
+  tridi_cuda_free(c->tw, plan->device);
   free(c);
   plan->cuda = nullptr;
 }

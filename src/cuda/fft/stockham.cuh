@@ -53,6 +53,11 @@ struct pass_args {
   int log_r;     /* log2 R */
   int log_ns;    /* log2 Ns */
   int sign;      /* -1 forward, +1 inverse */
+  /* stockham_reg (stockham_reg.cuh) only: */
+  int log_g;             /* log2 G, the groups a block */
+  int conj_in, conj_out; /* conjugate on load / store (an inverse plan's first and last pass) */
+  int log_rmax;          /* tw: w_Rmax^e, e < Rmax = 2^log_rmax, forward */
+  const void *tw;
 };
 
 __device__ __forceinline__ void sincospi_(float x, float *s, float *c) {

@@ -1,0 +1,284 @@
+/* One pass of the multi-pass Stockham FFT with the R-point DFTs in
+ * registers (the pass of stockham.cuh: step (R, Ns) of the decimation-in-time
+ * Stockham FFT of length N, the same input and output indices).
+ *
+ * A block holds a tile of G = TILE / R groups; each of a group's R / P
+ * threads holds P of its points in registers, point r = t + m R/P of thread
+ * t (m < P).  The R-point DFT runs as Stockham stages of radix P (the last
+ * one smaller where log2 R is not a multiple of log2 P): each stage is a
+ * radix-rs DFT in registers of P / rs butterflies a thread, the stage's
+ * twiddles (exact powers w, w^2, w^4, .. from a table of w_Rmax^e made at
+ * plan time, their products for the other exponents), and an exchange
+ * through shared memory that puts point t + m R/P of the next stage back in
+ * the thread's register m.  After the last stage register m holds output
+ * k = t + m R/P.
+ *
+ * Loads and stores go between global memory and registers directly where
+ * the lowest thread bits can follow the contiguous index (paper 004's
+ * index-digit mapping):
+ *   mode A (N/R >= G: every pass of a multi-pass plan): the group index gl
+ *     on the lowest bits; loads read runs of G consecutive j; stores write
+ *     runs of G where Ns >= G, else they go through shared memory with
+ *     stockham.cuh's store mapping (the first pass: a group's R outputs are
+ *     contiguous);
+ *   mode B (N/R = 1: one-pass plans): t on the lowest bits; a transform's
+ *     points are read and written in runs of R / P.
+ * The pass twiddles w_{Ns R}^(r (j mod Ns)) come from five sincospi a
+ * thread (w^t and the exact powers of w^(R/P)).  The kernel computes the
+ * forward transform; an inverse plan conjugates on the first load and the
+ * last store (pass_args::conj_in / conj_out). */
+#ifndef TRIDI_CUDA_FFT_STOCKHAM_REG_CUH
+#define TRIDI_CUDA_FFT_STOCKHAM_REG_CUH
+
+#include "fft/stockham.cuh"
+
+namespace tridi_fft {
+
+__host__ __device__ constexpr int ilog2c(int x) {
+  return x <= 1 ? 0 : 1 + ilog2c(x >> 1);
+}
+/* cos(2 pi e / 16) for 0 <= e <= 4 */
+__host__ __device__ constexpr double cos16q(int e) {
+  return e == 0   ? 1.0
+         : e == 1 ? 0.92387953251128675613
+         : e == 2 ? 0.70710678118654752440
+         : e == 3 ? 0.38268343236508977173
+                  : 0.0;
+}
+__host__ __device__ constexpr double cos16(int e) {
+  return (e & 15) <= 4    ? cos16q(e & 15)
+         : (e & 15) <= 8  ? -cos16q(8 - (e & 15))
+         : (e & 15) <= 12 ? -cos16q((e & 15) - 8)
+                          : cos16q(16 - (e & 15));
+}
+
+/* x * w_16^e, w_16 = exp(-2 pi i / 16); e is a constant after unrolling */
+template <class C>
+__device__ __forceinline__ C mul_w16(C x, int e) {
+  typedef decltype(x.x) T;
+  e &= 15;
+  if (e == 0) return x;
+  C r;
+  if (e == 4) { /* -i */
+    r.x = x.y, r.y = -x.x;
+    return r;
+  }
+  if (e == 8) {
+    r.x = -x.x, r.y = -x.y;
+    return r;
+  }
+  if (e == 12) { /* i */
+    r.x = -x.y, r.y = x.x;
+    return r;
+  }
+  const T c = (T)cos16(e), s = (T)cos16(e - 4); /* cos, sin of 2 pi e / 16 */
+  r.x = x.x * c + x.y * s;
+  r.y = x.y * c - x.x * s;
+  return r;
+}
+
+/* The forward DFT of N <= 16 points in registers, natural order in and
+ * out: radix-2 decimation in time as a compile-time recursion over the even
+ * and odd points (every index a constant, so that nothing is indexed at run
+ * time and the arrays stay in registers). */
+template <class C, int N>
+struct dft_rec {
+  static __device__ __forceinline__ void run(C (&x)[N]) {
+    if constexpr (N > 1) {
+      C ev[N / 2], od[N / 2];
+#pragma unroll
+      for (int i = 0; i < N / 2; ++i) ev[i] = x[2 * i], od[i] = x[2 * i + 1];
+      dft_rec<C, N / 2>::run(ev);
+      dft_rec<C, N / 2>::run(od);
+#pragma unroll
+      for (int k = 0; k < N / 2; ++k) {
+        const C b = mul_w16(od[k], k * (16 / N));
+        x[k].x = ev[k].x + b.x, x[k].y = ev[k].y + b.y;
+        x[k + N / 2].x = ev[k].x - b.x, x[k + N / 2].y = ev[k].y - b.y;
+      }
+    }
+  }
+};
+template <class C, int N>
+__device__ __forceinline__ void dft_reg(C (&x)[N]) {
+  static_assert(N >= 1 && N <= 16 && (N & (N - 1)) == 0, "radix 1..16");
+  dft_rec<C, N>::run(x);
+}
+
+/* p[q] = w^q, q < N, from the exact powers e[k] = w^(2^k): p[2^k + q] =
+ * e[k] p[q] (products of at most log2 N of them), one compile-time level k
+ * at a time, so that every index is a constant and e and p stay in
+ * registers */
+template <class C, int N, int K>
+struct pow_level {
+  static __device__ __forceinline__ void run(const C *e, C (&p)[N]) {
+    if constexpr ((1 << K) < N) {
+#pragma unroll
+      for (int q = 0; q < (1 << K); ++q) p[(1 << K) + q] = q == 0 ? e[K] : cmul(e[K], p[q]);
+      pow_level<C, N, K + 1>::run(e, p);
+    }
+  }
+};
+template <class C, int N>
+__device__ __forceinline__ void powers(const C *e, C (&p)[N]) {
+  p[0].x = 1, p[0].y = 0;
+  pow_level<C, N, 0>::run(e, p);
+}
+
+/* forward w_M^e = exp(-2 pi i e / M), M = 2^log_m (e reduced mod M); the
+ * argument in T where it is exact, else in double */
+template <class T>
+__device__ __forceinline__ typename cplx<T>::type twiddle_fwd(int64_t e, int log_m) {
+  e &= ((int64_t)1 << log_m) - 1;
+  typename cplx<T>::type w;
+  if (sizeof(T) == 8 || log_m <= 24) {
+    T s, c;
+    sincospi_(ldexp((T)e, 1 - log_m), &s, &c);
+    w.x = c, w.y = -s;
+  } else {
+    double s, c;
+    sincospi(ldexp((double)e, 1 - log_m), &s, &c);
+    w.x = (T)c, w.y = (T)-s;
+  }
+  return w;
+}
+
+/* shared-memory slot of point o of group gl: mode A o-major (groups
+ * contiguous), mode B group-major; one element of padding every 128 bytes */
+template <class C, int LOG_R>
+__device__ __forceinline__ int rslot(int o, int gl, int log_g, bool mode_a) {
+  constexpr int PADSH = sizeof(C) == 8 ? 4 : 3;
+  const int idx = mode_a ? (o << log_g) + gl : (gl << LOG_R) + o;
+  return idx + (idx >> PADSH);
+}
+
+/* Stage LNS (inner stride ns = 2^LNS) of the R-point DFT and the stages
+ * after it */
+template <class T, int LOG_R, int LOG_P, int LNS>
+struct reg_stages {
+  typedef typename cplx<T>::type C;
+  static __device__ __forceinline__ void run(C (&v)[1 << LOG_P], C *sm, int t, int gl, int log_g,
+                                             bool mode_a, const C *tw, int log_rmax) {
+    constexpr int LRS = LOG_R - LNS < LOG_P ? LOG_R - LNS : LOG_P;
+    constexpr int P = 1 << LOG_P, RS = 1 << LRS, NB = P / RS, TR = 1 << (LOG_R - LOG_P);
+    constexpr int NS = 1 << LNS;
+    constexpr bool LAST = LNS + LRS == LOG_R;
+#pragma unroll
+    for (int i = 0; i < NB; ++i) {
+      C y[RS];
+#pragma unroll
+      for (int q = 0; q < RS; ++q) y[q] = v[i + q * NB];
+      if constexpr (LNS > 0) {
+        const int um = (t + i * TR) & (NS - 1);
+        if (um) { /* w_{ns rs}^(q um), q < rs */
+          C e[LRS > 0 ? LRS : 1];
+          const int sh = log_rmax - LNS - LRS;
+#pragma unroll
+          for (int k = 0; k < LRS; ++k) e[k] = __ldg(&tw[(um << k) << sh]);
+          C p[RS];
+          powers<C, RS>(e, p);
+#pragma unroll
+          for (int q = 1; q < RS; ++q) y[q] = cmul(y[q], p[q]);
+        }
+      }
+      dft_reg<C, RS>(y);
+#pragma unroll
+      for (int q = 0; q < RS; ++q) v[i + q * NB] = y[q];
+    }
+    if constexpr (!LAST) {
+      if (LNS > 0) __syncthreads(); /* the previous stage's reads are done */
+#pragma unroll
+      for (int i = 0; i < NB; ++i) {
+        const int u = t + i * TR;
+        const int o0 = ((u >> LNS) << (LNS + LRS)) + (u & (NS - 1));
+#pragma unroll
+        for (int k = 0; k < RS; ++k)
+          sm[rslot<C, LOG_R>(o0 + k * NS, gl, log_g, mode_a)] = v[i + k * NB];
+      }
+      __syncthreads();
+#pragma unroll
+      for (int m = 0; m < P; ++m) v[m] = sm[rslot<C, LOG_R>(t + m * TR, gl, log_g, mode_a)];
+      reg_stages<T, LOG_R, LOG_P, LNS + LRS>::run(v, sm, t, gl, log_g, mode_a, tw, log_rmax);
+    }
+  }
+};
+
+template <class T, int LOG_R, int LOG_P>
+__global__ void __launch_bounds__(512) stockham_reg(pass_args a) {
+  typedef typename cplx<T>::type C;
+  constexpr int P = 1 << LOG_P, LOG_TR = LOG_R - LOG_P, TR = 1 << LOG_TR;
+  static_assert(LOG_R >= LOG_P, "at least P points a group");
+  extern __shared__ __align__(16) unsigned char stockham_reg_smem[];
+  C *sm = reinterpret_cast<C *>(stockham_reg_smem);
+  const int log_g = a.log_g, G = 1 << log_g;
+  const int log_nr = a.log_nr, log_ns = a.log_ns;
+  const int tid = threadIdx.x;
+  const bool mode_a = log_nr >= log_g;
+  const int gl = mode_a ? tid & (G - 1) : tid >> LOG_TR;
+  const int t = mode_a ? tid >> log_g : tid & (TR - 1);
+  const int64_t g0 = (int64_t)blockIdx.x << log_g, g = g0 + gl;
+  const bool live = g < a.total;
+  const int64_t b = g >> log_nr, j = g & (((int64_t)1 << log_nr) - 1);
+  const int64_t jm = j & (((int64_t)1 << log_ns) - 1);
+  C v[P];
+  {
+    const C *src = (const C *)a.src + b * a.s_dist + j * a.s_stride + t * (a.s_stride << log_nr);
+    const int64_t rs = (a.s_stride << log_nr) << LOG_TR;
+#pragma unroll
+    for (int m = 0; m < P; ++m) {
+      if (live) {
+        v[m] = src[m * rs];
+      } else {
+        v[m].x = 0, v[m].y = 0;
+      }
+      if (a.conj_in) v[m].y = -v[m].y;
+    }
+  }
+  if (jm != 0) { /* w_{Ns R}^(r jm), r = t + m R/P */
+    const int log_m = log_ns + LOG_R;
+    C e[LOG_P > 0 ? LOG_P : 1];
+#pragma unroll
+    for (int k = 0; k < LOG_P; ++k) e[k] = twiddle_fwd<T>((jm << LOG_TR) << k, log_m);
+    C p[P];
+    powers<C, P>(e, p);
+    const C w0 = twiddle_fwd<T>(jm * t, log_m);
+#pragma unroll
+    for (int m = 0; m < P; ++m) v[m] = cmul(v[m], m ? cmul(w0, p[m]) : w0);
+  }
+  reg_stages<T, LOG_R, LOG_P, 0>::run(v, sm, t, gl, log_g, mode_a, (const C *)a.tw, a.log_rmax);
+  if (a.conj_out)
+#pragma unroll
+    for (int m = 0; m < P; ++m) v[m].y = -v[m].y;
+  /* register m holds output k = t + m R/P */
+  if (!mode_a || log_ns >= log_g) {
+    if (!live) return;
+    C *dst = (C *)a.dst + b * a.d_dist + (((j >> log_ns) << (log_ns + LOG_R)) + jm) * a.d_stride +
+             t * (a.d_stride << log_ns);
+    const int64_t ks = (a.d_stride << log_ns) << LOG_TR;
+#pragma unroll
+    for (int m = 0; m < P; ++m) dst[m * ks] = v[m];
+    return;
+  }
+  /* Ns < G (the first pass of a multi-pass plan): through shared memory,
+   * (j mod Ns, k) on the lowest thread bits */
+  if (LOG_R > LOG_P) __syncthreads(); /* the last exchange's reads are done */
+#pragma unroll
+  for (int m = 0; m < P; ++m) sm[rslot<C, LOG_R>(t + m * TR, gl, log_g, true)] = v[m];
+  __syncthreads();
+  const int tile = G << LOG_R, ns = 1 << log_ns;
+  C *dst = (C *)a.dst;
+  for (int e = tid; e < tile; e += blockDim.x) {
+    const int k = (e >> log_ns) & ((1 << LOG_R) - 1);
+    const int gl2 = ((e >> (log_ns + LOG_R)) << log_ns) | (e & (ns - 1));
+    const int64_t g2 = g0 + gl2;
+    if (g2 >= a.total) continue;
+    const int64_t b2 = g2 >> log_nr, j2 = g2 & (((int64_t)1 << log_nr) - 1);
+    const int64_t idx =
+        ((j2 >> log_ns) << (log_ns + LOG_R)) + (j2 & (ns - 1)) + ((int64_t)k << log_ns);
+    dst[b2 * a.d_dist + idx * a.d_stride] = sm[rslot<C, LOG_R>(k, gl2, log_g, true)];
+  }
+}
+
+} /* namespace tridi_fft */
+
+#endif
