@@ -96,7 +96,8 @@ cudaError_t allow_smem() {
                                 (TILE + TILE / 2) * sizeof(typename tridi_fft::cplx<T>::type));
 }
 
-/* The register kernel of (T, P) for log2 R = lr (nullptr where not compiled) */
+/* The register kernel of (T, P) for log2 R = lr (nullptr where not compiled;
+ * c32 P = 8 and 16, c64 P = 8) */
 template <class T, int LOG_P, int LR>
 const void *reg_kernel(int lr) {
   constexpr int kMaxLogR = sizeof(T) == 4 ? 13 : 12;
@@ -114,9 +115,8 @@ const void *reg_kernel_of(tridi_dtype dt, int p_log2, int lr) {
     return p_log2 == 3   ? reg_kernel<float, 3, 3>(lr)
            : p_log2 == 4 ? reg_kernel<float, 4, 4>(lr)
                          : nullptr;
-  return p_log2 == 3   ? reg_kernel<double, 3, 3>(lr)
-         : p_log2 == 4 ? reg_kernel<double, 4, 4>(lr)
-                       : nullptr;
+  /* c64: 8 points a thread only (16 spill at the 512-thread bound) */
+  return p_log2 == 3 ? reg_kernel<double, 3, 3>(lr) : nullptr;
 }
 size_t reg_smem(tridi_dtype dt, int log_tile) {
   const size_t esz = tridi_dtype_size(dt), tile = (size_t)1 << log_tile;
