@@ -44,8 +44,9 @@ using tridi_fft::pass_args;
  * register kernel reached 16-34 % with 8 points a thread and spills with
  * 16).  sm_80 and the others: the same choices, not measured.  Builds with
  * TRIDI_CUDA_TUNING read TRIDI_FFT_{TILE,MIN_GROUPS,ONE,ONE_TILE,P}_LOG2 and
- * TRIDI_FFT_V1=1 (stockham.cuh's kernel for every pass) from the
- * environment. */
+ * TRIDI_FFT_V1=1 (stockham.cuh's kernel for every pass) and
+ * TRIDI_FFT_NOMATH=1 (the register kernel without its arithmetic: the time
+ * of its loads, exchanges and stores; wrong results) from the environment. */
 struct fft_tuning {
   int cc_major;
   tridi_dtype dtype;
@@ -67,6 +68,7 @@ struct cuda_fft {
   bool reg[kMaxPasses];     /* the pass runs stockham_reg */
   void *tw;                 /* w_Rmax^e, e < Rmax (forward), for stockham_reg */
   int log_rmax;
+  int nomath; /* measurement builds: TRIDI_FFT_NOMATH=1 (wrong results, the data movement's time) */
   void *scratch[2];
   size_t scratch_bytes;
 };
@@ -176,6 +178,8 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
   env_int("TRIDI_FFT_ONE_TILE_LOG2", &t.one_tile_log2);
   env_int("TRIDI_FFT_P_LOG2", &t.p_log2);
   if (const char *env = getenv("TRIDI_FFT_V1")) v1_only = atoi(env) != 0;
+  int nomath = 0;
+  env_int("TRIDI_FFT_NOMATH", &nomath);
   if (v1_only) t.one_log2 = t.tile_log2;
 #endif
   cuda_fft *c = (cuda_fft *)calloc(1, sizeof *c);
@@ -183,6 +187,9 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
   plan->cuda = c;
   c->tile_log2 = t.tile_log2;
   c->p_log2 = t.p_log2;
+#ifdef TRIDI_CUDA_TUNING
+  c->nomath = nomath;
+#endif
   e = dispatch(plan->dtype, t.tile_log2, nullptr, nullptr);
   if (e != cudaSuccess)
     return tridi_cuda::cuda_error(e, "%s: the FFT kernel of 2^%d %s elements a block", fn,
@@ -313,6 +320,7 @@ extern "C" tridi_status tridi_cuda_fft_execute(const struct tridi_fft_plan_s *pl
       a.conj_out = last && plan->sign > 0;
       a.tw = c->tw;
       a.log_rmax = c->log_rmax;
+      a.nomath = c->nomath;
       const int64_t blocks = (a.total + ((int64_t)1 << a.log_g) - 1) >> a.log_g;
       const unsigned threads = 1u << (c->log_tile[i] - c->p_log2);
       void *args[] = {&a};

@@ -58,6 +58,7 @@ struct pass_args {
   int conj_in, conj_out; /* conjugate on load / store (an inverse plan's first and last pass) */
   int log_rmax;          /* tw: w_Rmax^e, e < Rmax = 2^log_rmax, forward */
   const void *tw;
+  int nomath; /* measurement builds only: skip the arithmetic (the data movement alone) */
 };
 
 __device__ __forceinline__ void sincospi_(float x, float *s, float *c) {

@@ -158,7 +158,7 @@ template <class T, int LOG_R, int LOG_P, int LNS>
 struct reg_stages {
   typedef typename cplx<T>::type C;
   static __device__ __forceinline__ void run(C (&v)[1 << LOG_P], C *sm, int t, int gl, int log_g,
-                                             bool mode_a, const C *tw, int log_rmax) {
+                                             bool mode_a, const C *tw, int log_rmax, bool math) {
     constexpr int LRS = LOG_R - LNS < LOG_P ? LOG_R - LNS : LOG_P;
     constexpr int P = 1 << LOG_P, RS = 1 << LRS, NB = P / RS, TR = 1 << (LOG_R - LOG_P);
     constexpr int NS = 1 << LNS;
@@ -170,7 +170,7 @@ struct reg_stages {
       for (int q = 0; q < RS; ++q) y[q] = v[i + q * NB];
       if constexpr (LNS > 0) {
         const int um = (t + i * TR) & (NS - 1);
-        if (um) { /* w_{ns rs}^(q um), q < rs */
+        if (math && um) { /* w_{ns rs}^(q um), q < rs */
           C e[LRS > 0 ? LRS : 1];
           const int sh = log_rmax - LNS - LRS;
 #pragma unroll
@@ -181,7 +181,7 @@ struct reg_stages {
           for (int q = 1; q < RS; ++q) y[q] = cmul(y[q], p[q]);
         }
       }
-      dft_reg<C, RS>(y);
+      if (math) dft_reg<C, RS>(y);
 #pragma unroll
       for (int q = 0; q < RS; ++q) v[i + q * NB] = y[q];
     }
@@ -198,7 +198,7 @@ struct reg_stages {
       __syncthreads();
 #pragma unroll
       for (int m = 0; m < P; ++m) v[m] = sm[rslot<C, LOG_R>(t + m * TR, gl, log_g, mode_a)];
-      reg_stages<T, LOG_R, LOG_P, LNS + LRS>::run(v, sm, t, gl, log_g, mode_a, tw, log_rmax);
+      reg_stages<T, LOG_R, LOG_P, LNS + LRS>::run(v, sm, t, gl, log_g, mode_a, tw, log_rmax, math);
     }
   }
 };
@@ -220,6 +220,11 @@ __global__ void __launch_bounds__(512) stockham_reg(pass_args a) {
   const bool live = g < a.total;
   const int64_t b = g >> log_nr, j = g & (((int64_t)1 << log_nr) - 1);
   const int64_t jm = j & (((int64_t)1 << log_ns) - 1);
+#ifdef TRIDI_CUDA_TUNING
+  const bool math = !a.nomath; /* TRIDI_FFT_NOMATH=1: the data movement alone */
+#else
+  constexpr bool math = true;
+#endif
   C v[P];
   {
     const C *src = (const C *)a.src + b * a.s_dist + j * a.s_stride + t * (a.s_stride << log_nr);
@@ -234,7 +239,7 @@ __global__ void __launch_bounds__(512) stockham_reg(pass_args a) {
       if (a.conj_in) v[m].y = -v[m].y;
     }
   }
-  if (jm != 0) { /* w_{Ns R}^(r jm), r = t + m R/P */
+  if (math && jm != 0) { /* w_{Ns R}^(r jm), r = t + m R/P */
     const int log_m = log_ns + LOG_R;
     C e[LOG_P > 0 ? LOG_P : 1];
 #pragma unroll
@@ -245,7 +250,8 @@ __global__ void __launch_bounds__(512) stockham_reg(pass_args a) {
 #pragma unroll
     for (int m = 0; m < P; ++m) v[m] = cmul(v[m], m ? cmul(w0, p[m]) : w0);
   }
-  reg_stages<T, LOG_R, LOG_P, 0>::run(v, sm, t, gl, log_g, mode_a, (const C *)a.tw, a.log_rmax);
+  reg_stages<T, LOG_R, LOG_P, 0>::run(v, sm, t, gl, log_g, mode_a, (const C *)a.tw, a.log_rmax,
+                                      math);
   if (a.conj_out)
 #pragma unroll
     for (int m = 0; m < P; ++m) v[m].y = -v[m].y;
