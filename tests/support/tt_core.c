@@ -167,18 +167,6 @@ void tt_info_free(tt_info *I) {
   I->mem = I->info = NULL;
 }
 
-tridi_status tt_info_expected(const int32_t *info, int64_t nsys, int64_t *first) {
-  *first = -1;
-  for (int64_t s = 0; s < nsys; ++s)
-    if (info[s] != 0) {
-      *first = s;
-      return info[s] == TRIDI_INFO_INACCURATE ? TRIDI_ERR_INACCURATE
-             : info[s] > 0                    ? TRIDI_ERR_ZERO_PIVOT
-                                              : TRIDI_ERR_NONFINITE;
-    }
-  return TRIDI_SUCCESS;
-}
-
 int tt_info_guards_ok(const tt_info *I, const char *ctx) {
   for (int64_t j = 0; j < TT_INFO_GUARD; ++j) {
     if (I->mem[j] != TT_INFO_POISON || I->info[I->nsys + j] != TT_INFO_POISON) {

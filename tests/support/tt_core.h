@@ -121,11 +121,6 @@ void tt_info_poison(tt_info *I);
 void tt_info_free(tt_info *I);
 /* 1 when the guards are intact (records a failure otherwise). */
 int tt_info_guards_ok(const tt_info *I, const char *ctx);
-/* What nsys info codes stand for, by the rule of tridi_execute's return:
- * the lowest-numbered system whose code is not 0 (*first, -1 when none) and
- * its kind of failure (TRIDI_ERR_INACCURATE, _ZERO_PIVOT for k > 0,
- * _NONFINITE for k < 0; TRIDI_SUCCESS when none). */
-tridi_status tt_info_expected(const int32_t *info, int64_t nsys, int64_t *first);
 
 /* ---- configurations ----------------------------------------------------------- */
 

@@ -489,6 +489,16 @@ int32_t tt_problem_want_info(const tt_problem *P, int64_t s) {
              : t;
 }
 
+tridi_status tt_info_expected(const int32_t *info, int64_t nsys, int64_t *first) {
+  *first = -1;
+  for (int64_t s = 0; s < nsys; ++s)
+    if (info[s] != 0) {
+      *first = s;
+      return tridi_info_status(info[s]);
+    }
+  return TRIDI_SUCCESS;
+}
+
 void tt_info_check_agrees(tridi_plan plan, const int32_t *info, int64_t nsys, tridi_status st,
                           const char *ctx) {
   int64_t want;

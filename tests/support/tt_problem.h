@@ -257,6 +257,11 @@ long tt_problem_check_untouched(const tt_problem *P, const char *ctx);
  * expected info (tt_problem_want_info) is not 0. */
 tridi_status tt_problem_expected_status(const tt_problem *P);
 
+/* What nsys info codes stand for, by the rule of tridi_execute's return
+ * (tridi_info_status): the lowest-numbered system whose code is not 0
+ * (*first, -1 when none) and its kind of failure (TRIDI_SUCCESS when none). */
+tridi_status tt_info_expected(const int32_t *info, int64_t nsys, int64_t *first);
+
 /* tridi_info_check on the host info array an execute of plan wrote (nsys
  * codes): it must give the execute's own status st and, as first, the
  * lowest-numbered system whose info is not 0 (records a failure otherwise). */

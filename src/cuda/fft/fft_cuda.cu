@@ -63,10 +63,10 @@ constexpr int kMaxPasses = 8;
 struct cuda_fft {
   int tile_log2, passes;
   int log_r[kMaxPasses];
-  int log_tile[kMaxPasses]; /* the pass's tile: 2^log_tile elements a block */
-  int p_log2;               /* register kernel: 2^p_log2 points a thread */
-  bool reg[kMaxPasses];     /* the pass runs stockham_reg */
-  void *tw;                 /* w_Rmax^e, e < Rmax (forward), for stockham_reg */
+  int log_tile[kMaxPasses];    /* the pass's tile: 2^log_tile elements a block */
+  int p_log2;                  /* register kernel: 2^p_log2 points a thread */
+  const void *reg[kMaxPasses]; /* the pass's stockham_reg kernel (nullptr: stockham.cuh's) */
+  void *tw;                    /* w_Rmax^e, e < Rmax (forward), for stockham_reg */
   int log_rmax;
   int nomath; /* measurement builds: TRIDI_FFT_NOMATH=1 (wrong results, the data movement's time) */
   void *scratch[2];
@@ -217,7 +217,8 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
   for (int i = 0; i < c->passes; ++i) {
     const int lr = c->log_r[i], lt = c->log_tile[i];
     const void *fk = v1_only || t.p_log2 == 0 ? nullptr : reg_kernel_of(plan->dtype, t.p_log2, lr);
-    c->reg[i] = fk && lt - t.p_log2 <= 9 && lt >= lr && (c->passes == 1 || n - lr >= lt - lr);
+    const bool fits = lt - t.p_log2 <= 9 && lt >= lr && (c->passes == 1 || n - lr >= lt - lr);
+    c->reg[i] = fits ? fk : nullptr;
     if (c->reg[i]) {
       e = tridi_cuda::allow_smem(fk, reg_smem(plan->dtype, lt));
       if (e != cudaSuccess)
@@ -324,8 +325,8 @@ extern "C" tridi_status tridi_cuda_fft_execute(const struct tridi_fft_plan_s *pl
       const int64_t blocks = (a.total + ((int64_t)1 << a.log_g) - 1) >> a.log_g;
       const unsigned threads = 1u << (c->log_tile[i] - c->p_log2);
       void *args[] = {&a};
-      e = cudaLaunchKernel(reg_kernel_of(plan->dtype, c->p_log2, a.log_r), dim3((unsigned)blocks),
-                           dim3(threads), args, reg_smem(plan->dtype, c->log_tile[i]), s);
+      e = cudaLaunchKernel(c->reg[i], dim3((unsigned)blocks), dim3(threads), args,
+                           reg_smem(plan->dtype, c->log_tile[i]), s);
     } else {
       e = dispatch(plan->dtype, c->tile_log2, &a, s);
     }

@@ -68,11 +68,19 @@ __device__ __forceinline__ void sincospi_(double x, double *s, double *c) {
   sincospi(x, s, c);
 }
 
-/* w_M^e = exp(sign 2 pi i e / M), M = 2^log_m, 0 <= e < M */
+/* w_M^e = exp(sign 2 pi i e / M), M = 2^log_m (e reduced mod M); the
+ * argument in T where it is exact, else in double */
 template <class T>
 __device__ __forceinline__ typename cplx<T>::type twiddle(int64_t e, int log_m, int sign) {
+  e &= ((int64_t)1 << log_m) - 1;
   T s, c;
-  sincospi_(ldexp((T)e, 1 - log_m), &s, &c);
+  if (sizeof(T) == 8 || log_m <= 24) {
+    sincospi_(ldexp((T)e, 1 - log_m), &s, &c);
+  } else {
+    double sd, cd;
+    sincospi(ldexp((double)e, 1 - log_m), &sd, &cd);
+    s = (T)sd, c = (T)cd;
+  }
   typename cplx<T>::type w;
   w.x = c;
   w.y = sign < 0 ? -s : s;

@@ -34,9 +34,6 @@
 
 namespace tridi_fft {
 
-__host__ __device__ constexpr int ilog2c(int x) {
-  return x <= 1 ? 0 : 1 + ilog2c(x >> 1);
-}
 /* cos(2 pi e / 16) for 0 <= e <= 4 */
 __host__ __device__ constexpr double cos16q(int e) {
   return e == 0   ? 1.0
@@ -123,24 +120,6 @@ template <class C, int N>
 __device__ __forceinline__ void powers(const C *e, C (&p)[N]) {
   p[0].x = 1, p[0].y = 0;
   pow_level<C, N, 0>::run(e, p);
-}
-
-/* forward w_M^e = exp(-2 pi i e / M), M = 2^log_m (e reduced mod M); the
- * argument in T where it is exact, else in double */
-template <class T>
-__device__ __forceinline__ typename cplx<T>::type twiddle_fwd(int64_t e, int log_m) {
-  e &= ((int64_t)1 << log_m) - 1;
-  typename cplx<T>::type w;
-  if (sizeof(T) == 8 || log_m <= 24) {
-    T s, c;
-    sincospi_(ldexp((T)e, 1 - log_m), &s, &c);
-    w.x = c, w.y = -s;
-  } else {
-    double s, c;
-    sincospi(ldexp((double)e, 1 - log_m), &s, &c);
-    w.x = (T)c, w.y = (T)-s;
-  }
-  return w;
 }
 
 /* shared-memory slot of point o of group gl: mode A o-major (groups
@@ -243,10 +222,10 @@ __global__ void __launch_bounds__(512) stockham_reg(pass_args a) {
     const int log_m = log_ns + LOG_R;
     C e[LOG_P > 0 ? LOG_P : 1];
 #pragma unroll
-    for (int k = 0; k < LOG_P; ++k) e[k] = twiddle_fwd<T>((jm << LOG_TR) << k, log_m);
+    for (int k = 0; k < LOG_P; ++k) e[k] = twiddle<T>((jm << LOG_TR) << k, log_m, -1);
     C p[P];
     powers<C, P>(e, p);
-    const C w0 = twiddle_fwd<T>(jm * t, log_m);
+    const C w0 = twiddle<T>(jm * t, log_m, -1);
 #pragma unroll
     for (int m = 0; m < P; ++m) v[m] = cmul(v[m], m ? cmul(w0, p[m]) : w0);
   }
