@@ -35,27 +35,33 @@ using tridi_fft::pass_args;
  * kernel: threads = tile / 16, in dynamic shared memory with up to 2^(tile
  * - 1) twiddles after it), the least groups per tile of a multi-pass plan
  * (2^min_groups_log2: runs of 64 bytes), the largest one-pass n, the
- * one-pass tile and the register kernel's points a thread (0: stockham.cuh's
- * kernel for every pass).  H200 (docs/perf-log.md, "FFT: the R-point DFTs
- * in registers"): c32 takes the register kernel with 16 points a thread
- * (one pass 46-86 % of copy, v1 20-37 %; 8 points a thread 15-25 %) and
- * multi-pass tiles of 2^12 with runs of 32 bytes (52-71 % a pass against
- * 43-61 % with 2^13 tiles); c64 keeps stockham.cuh's kernel (27-45 %; the
- * register kernel reached 16-34 % with 8 points a thread and spills with
- * 16).  sm_80 and the others: the same choices, not measured.  Builds with
- * TRIDI_CUDA_TUNING read TRIDI_FFT_{TILE,MIN_GROUPS,ONE,ONE_TILE,P}_LOG2 and
- * TRIDI_FFT_V1=1 (stockham.cuh's kernel for every pass) and
- * TRIDI_FFT_NOMATH=1 (the register kernel without its arithmetic: the time
- * of its loads, exchanges and stores; wrong results) from the environment. */
+ * one-pass tile, the register kernel's points a thread (0: stockham.cuh's
+ * kernel for every pass) and its registers a thread (__maxnreg__; 0: the
+ * compiler's choice under a 512-thread bound).  H200 (docs/perf-log.md,
+ * "FFT: the R-point DFTs in registers" and "FFT: registers for
+ * occupancy"): c32 takes 16 points a thread in at most 80 registers (100
+ * uncapped: two 256-thread blocks an SM, three with the cap and a few
+ * spilled words; one pass 75-91 % of copy, multi-pass 58-84 % a pass
+ * against 71-88 / 55-76 % uncapped) and multi-pass tiles of 2^12 with runs
+ * of 32 bytes (52-71 % a pass against 43-61 % with 2^13 tiles); c64 takes
+ * 8 points a thread in at most 64 registers (81 uncapped; 60-94 % one
+ * pass, 64-84 % a pass, against stockham.cuh's 26-44 %; 16 points spill).
+ * sm_80 and the others: the same choices, not measured.  Builds with
+ * TRIDI_CUDA_TUNING read TRIDI_FFT_{TILE,MIN_GROUPS,ONE,ONE_TILE,P}_LOG2,
+ * TRIDI_FFT_MAXREG (0 or the table's cap), TRIDI_FFT_V1=1 (stockham.cuh's
+ * kernel for every pass) and TRIDI_FFT_NOMATH=1 (the register kernel
+ * without its arithmetic: the time of its loads, exchanges and stores;
+ * wrong results) from the environment. */
 struct fft_tuning {
   int cc_major;
   tridi_dtype dtype;
   int tile_log2, min_groups_log2, one_log2, one_tile_log2, p_log2;
+  int maxreg; /* the register kernel's registers a thread (0: the compiler's choice) */
 };
 const fft_tuning tuning_table[] = {
-    {9, TRIDI_C32, 12, 2, 13, 12, 4}, {9, TRIDI_C64, 12, 2, 12, 11, 0},
-    {8, TRIDI_C32, 12, 2, 13, 12, 4}, {8, TRIDI_C64, 12, 2, 12, 11, 0},
-    {0, TRIDI_C32, 12, 2, 12, 12, 4}, {0, TRIDI_C64, 11, 2, 11, 11, 0},
+    {9, TRIDI_C32, 12, 2, 13, 12, 4, 80}, {9, TRIDI_C64, 12, 2, 12, 11, 3, 64},
+    {8, TRIDI_C32, 12, 2, 13, 12, 4, 80}, {8, TRIDI_C64, 12, 2, 12, 11, 3, 64},
+    {0, TRIDI_C32, 12, 2, 12, 12, 4, 80}, {0, TRIDI_C64, 11, 2, 11, 11, 3, 64},
 };
 
 constexpr int kMaxPasses = 8;
@@ -98,27 +104,43 @@ cudaError_t allow_smem() {
                                 (TILE + TILE / 2) * sizeof(typename tridi_fft::cplx<T>::type));
 }
 
-/* The register kernel of (T, P) for log2 R = lr (nullptr where not compiled;
- * c32 P = 8 and 16, c64 P = 8) */
-template <class T, int LOG_P, int LR>
+/* The register kernel of (T, P, register cap) for log2 R = lr (nullptr
+ * where not compiled: c32 P = 8 uncapped and P = 16 uncapped or at 80
+ * registers, c64 P = 8 uncapped or at 64) */
+template <class T, int LOG_P, int MAXREG, int LR>
 const void *reg_kernel(int lr) {
   constexpr int kMaxLogR = sizeof(T) == 4 ? 13 : 12;
   if constexpr (LR > kMaxLogR) {
     (void)lr;
     return nullptr;
+  } else if (lr != LR) {
+    return reg_kernel<T, LOG_P, MAXREG, LR + 1>(lr);
+  } else if constexpr (MAXREG == 0) {
+    return (const void *)tridi_fft::stockham_reg<T, LR, LOG_P>;
   } else {
-    return lr == LR ? (const void *)tridi_fft::stockham_reg<T, LR, LOG_P>
-                    : reg_kernel<T, LOG_P, LR + 1>(lr);
+    return (const void *)tridi_fft::stockham_reg_cap<T, LR, LOG_P, MAXREG>;
   }
 }
-const void *reg_kernel_of(tridi_dtype dt, int p_log2, int lr) {
+const void *reg_kernel_of(tridi_dtype dt, int p_log2, int maxreg, int lr) {
   if (lr < p_log2) return nullptr;
-  if (dt == TRIDI_C32)
-    return p_log2 == 3   ? reg_kernel<float, 3, 3>(lr)
-           : p_log2 == 4 ? reg_kernel<float, 4, 4>(lr)
-                         : nullptr;
+  if (dt == TRIDI_C32) {
+    if (p_log2 == 3) return reg_kernel<float, 3, 0, 3>(lr); /* 64 registers, below any cap */
+    if (p_log2 == 4) switch (maxreg) {
+        case 0:
+          return reg_kernel<float, 4, 0, 4>(lr);
+        case 80:
+          return reg_kernel<float, 4, 80, 4>(lr);
+      }
+    return nullptr;
+  }
   /* c64: 8 points a thread only (16 spill at the 512-thread bound) */
-  return p_log2 == 3 ? reg_kernel<double, 3, 3>(lr) : nullptr;
+  if (p_log2 == 3) switch (maxreg) {
+      case 0:
+        return reg_kernel<double, 3, 0, 3>(lr);
+      case 64:
+        return reg_kernel<double, 3, 64, 3>(lr);
+    }
+  return nullptr;
 }
 size_t reg_smem(tridi_dtype dt, int log_tile) {
   const size_t esz = tridi_dtype_size(dt), tile = (size_t)1 << log_tile;
@@ -177,6 +199,7 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
   env_int("TRIDI_FFT_ONE_LOG2", &t.one_log2);
   env_int("TRIDI_FFT_ONE_TILE_LOG2", &t.one_tile_log2);
   env_int("TRIDI_FFT_P_LOG2", &t.p_log2);
+  env_int("TRIDI_FFT_MAXREG", &t.maxreg);
   if (const char *env = getenv("TRIDI_FFT_V1")) v1_only = atoi(env) != 0;
   int nomath = 0;
   env_int("TRIDI_FFT_NOMATH", &nomath);
@@ -216,7 +239,8 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
   c->log_rmax = 0;
   for (int i = 0; i < c->passes; ++i) {
     const int lr = c->log_r[i], lt = c->log_tile[i];
-    const void *fk = v1_only || t.p_log2 == 0 ? nullptr : reg_kernel_of(plan->dtype, t.p_log2, lr);
+    const void *fk =
+        v1_only || t.p_log2 == 0 ? nullptr : reg_kernel_of(plan->dtype, t.p_log2, t.maxreg, lr);
     const bool fits = lt - t.p_log2 <= 9 && lt >= lr && (c->passes == 1 || n - lr >= lt - lr);
     c->reg[i] = fits ? fk : nullptr;
     if (c->reg[i]) {

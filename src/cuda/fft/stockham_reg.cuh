@@ -183,7 +183,7 @@ struct reg_stages {
 };
 
 template <class T, int LOG_R, int LOG_P>
-__global__ void __launch_bounds__(512) stockham_reg(pass_args a) {
+__device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
   typedef typename cplx<T>::type C;
   constexpr int P = 1 << LOG_P, LOG_TR = LOG_R - LOG_P, TR = 1 << LOG_TR;
   static_assert(LOG_R >= LOG_P, "at least P points a group");
@@ -262,6 +262,17 @@ __global__ void __launch_bounds__(512) stockham_reg(pass_args a) {
         ((j2 >> log_ns) << (log_ns + LOG_R)) + (j2 & (ns - 1)) + ((int64_t)k << log_ns);
     dst[b2 * a.d_dist + idx * a.d_stride] = sm[rslot<C, LOG_R>(k, gl2, log_g, true)];
   }
+}
+
+/* The kernel: at most 512 threads (the compiler's register limit 128), or
+ * with MAXREG > 0 at most MAXREG registers a thread (more blocks an SM) */
+template <class T, int LOG_R, int LOG_P>
+__global__ void __launch_bounds__(512) stockham_reg(pass_args a) {
+  stockham_reg_body<T, LOG_R, LOG_P>(a);
+}
+template <class T, int LOG_R, int LOG_P, int MAXREG>
+__global__ void __maxnreg__(MAXREG) stockham_reg_cap(pass_args a) {
+  stockham_reg_body<T, LOG_R, LOG_P>(a);
 }
 
 } /* namespace tridi_fft */
