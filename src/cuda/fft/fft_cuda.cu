@@ -75,6 +75,8 @@ struct cuda_fft {
   void *tw;                    /* w_Rmax^e, e < Rmax (forward), for stockham_reg */
   int log_rmax;
   int nomath; /* measurement builds: TRIDI_FFT_NOMATH=1 (wrong results, the data movement's time) */
+  int cluster_log2; /* measurement builds: a tile over 2^cluster_log2 blocks
+                       (TRIDI_FFT_CLUSTER_LOG2) */
   void *scratch[2];
   size_t scratch_bytes;
 };
@@ -142,6 +144,27 @@ const void *reg_kernel_of(tridi_dtype dt, int p_log2, int maxreg, int lr) {
     }
   return nullptr;
 }
+#ifdef TRIDI_CUDA_TUNING
+/* The cluster kernel (stockham_reg.cuh, sm_90) of (T, P, cap) for log2 R =
+ * lr: tiles of up to 8 blocks of 2^12 points (c32 R <= 2^15, c64 2^14) */
+template <class T, int LOG_P, int MAXREG, int LR>
+const void *reg_cluster_kernel(int lr) {
+  constexpr int kMaxLogR = sizeof(T) == 4 ? 15 : 14;
+  if constexpr (LR > kMaxLogR) {
+    (void)lr;
+    return nullptr;
+  } else if (lr != LR) {
+    return reg_cluster_kernel<T, LOG_P, MAXREG, LR + 1>(lr);
+  } else {
+    return (const void *)tridi_fft::stockham_reg_cluster<T, LR, LOG_P, MAXREG>;
+  }
+}
+const void *reg_cluster_kernel_of(tridi_dtype dt, int p_log2, int lr) {
+  if (lr < p_log2) return nullptr;
+  if (dt == TRIDI_C32) return p_log2 == 4 ? reg_cluster_kernel<float, 4, 80, 4>(lr) : nullptr;
+  return p_log2 == 3 ? reg_cluster_kernel<double, 3, 64, 3>(lr) : nullptr;
+}
+#endif
 size_t reg_smem(tridi_dtype dt, int log_tile) {
   const size_t esz = tridi_dtype_size(dt), tile = (size_t)1 << log_tile;
   return (tile + tile / (128 / esz)) * esz;
@@ -205,6 +228,14 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
   env_int("TRIDI_FFT_NOMATH", &nomath);
   if (v1_only) t.one_log2 = t.tile_log2;
 #endif
+  int cl = 0; /* a tile over 2^cl blocks of a thread-block cluster (tuning builds) */
+#ifdef TRIDI_CUDA_TUNING
+  env_int("TRIDI_FFT_CLUSTER_LOG2", &cl);
+  if (cl < 0 || cl > 3 || (cl > 0 && (major < 9 || v1_only || t.p_log2 == 0)))
+    return tridi_set_error(
+        TRIDI_ERR_NOT_SUPPORTED,
+        "%s: TRIDI_FFT_CLUSTER_LOG2=%d needs 0..3, sm_90 and the register kernel", fn, cl);
+#endif
   cuda_fft *c = (cuda_fft *)calloc(1, sizeof *c);
   if (!c) return tridi_set_error(TRIDI_ERR_ALLOC, "%s: cannot allocate the CUDA plan", fn);
   plan->cuda = c;
@@ -212,17 +243,20 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
   c->p_log2 = t.p_log2;
 #ifdef TRIDI_CUDA_TUNING
   c->nomath = nomath;
+  c->cluster_log2 = cl;
 #endif
   e = dispatch(plan->dtype, t.tile_log2, nullptr, nullptr);
   if (e != cudaSuccess)
     return tridi_cuda::cuda_error(e, "%s: the FFT kernel of 2^%d %s elements a block", fn,
                                   t.tile_log2, tridi_dtype_name(plan->dtype));
   const int n = plan->log2n;
-  const int multi = t.tile_log2 - t.min_groups_log2;
-  if (n <= t.one_log2) {
+  /* with clusters (tuning builds): one pass to the one-pass tile of 2^cl
+   * blocks, multi-pass tiles of 2^cl blocks */
+  const int multi = t.tile_log2 + cl - t.min_groups_log2;
+  if (n <= (cl ? t.one_tile_log2 + cl : t.one_log2)) {
     c->passes = 1;
     c->log_r[0] = n;
-    c->log_tile[0] = n > t.one_tile_log2 ? n : t.one_tile_log2;
+    c->log_tile[0] = cl ? t.one_tile_log2 + cl : n > t.one_tile_log2 ? n : t.one_tile_log2;
   } else {
     const int m = (n + multi - 1) / multi;
     if (m > kMaxPasses)
@@ -231,7 +265,7 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
     c->passes = m;
     for (int i = 0; i < m; ++i) {
       c->log_r[i] = n / m + (i < n % m ? 1 : 0);
-      c->log_tile[i] = t.tile_log2;
+      c->log_tile[i] = t.tile_log2 + cl;
     }
   }
   /* which passes run the register kernel: R >= P, at most 512 threads, a
@@ -241,10 +275,17 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
     const int lr = c->log_r[i], lt = c->log_tile[i];
     const void *fk =
         v1_only || t.p_log2 == 0 ? nullptr : reg_kernel_of(plan->dtype, t.p_log2, t.maxreg, lr);
-    const bool fits = lt - t.p_log2 <= 9 && lt >= lr && (c->passes == 1 || n - lr >= lt - lr);
+#ifdef TRIDI_CUDA_TUNING
+    if (cl) fk = reg_cluster_kernel_of(plan->dtype, t.p_log2, lr);
+#endif
+    const bool fits = lt - cl - t.p_log2 <= 9 && lt >= lr && (c->passes == 1 || n - lr >= lt - lr);
     c->reg[i] = fits ? fk : nullptr;
+    if (cl && !c->reg[i])
+      return tridi_set_error(TRIDI_ERR_NOT_SUPPORTED,
+                             "%s: no FFT cluster kernel for a pass of 2^%d points in tiles of 2^%d",
+                             fn, lr, lt);
     if (c->reg[i]) {
-      e = tridi_cuda::allow_smem(fk, reg_smem(plan->dtype, lt));
+      e = tridi_cuda::allow_smem(fk, reg_smem(plan->dtype, lt - cl));
       if (e != cudaSuccess)
         return tridi_cuda::cuda_error(e, "%s: the FFT register kernel of 2^%d %s elements a block",
                                       fn, lt, tridi_dtype_name(plan->dtype));
@@ -261,7 +302,7 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
   for (int i = 0; i < c->passes; ++i) {
     const int64_t groups = (plan->n >> c->log_r[i]) * plan->batch;
     const int log_g = c->log_tile[i] - c->log_r[i];
-    if (((groups + ((int64_t)1 << log_g) - 1) >> log_g) > 0x7fffffffLL)
+    if ((((groups + ((int64_t)1 << log_g) - 1) >> log_g) << cl) > 0x7fffffffLL)
       return tridi_set_error(TRIDI_ERR_NOT_SUPPORTED,
                              "%s: n * batch = %lld elements is too large for one launch", fn,
                              (long long)(plan->n * plan->batch));
@@ -305,7 +346,10 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
   plan->scratch_bytes = (size_t)nbuf * c->scratch_bytes;
   plan->passes = c->passes;
   plan->threads = 0;
-  if (c->reg[0])
+  if (c->reg[0] && cl)
+    snprintf(plan->kernel, sizeof plan->kernel, "cuda_stockham_cluster%d_t%d_p%d_%s_x%d", 1 << cl,
+             1 << c->log_tile[0], 1 << c->p_log2, tridi_dtype_name(plan->dtype), c->passes);
+  else if (c->reg[0])
     snprintf(plan->kernel, sizeof plan->kernel, "cuda_stockham_reg_t%d_p%d_%s_x%d",
              1 << c->log_tile[0], 1 << c->p_log2, tridi_dtype_name(plan->dtype), c->passes);
   else
@@ -347,8 +391,30 @@ extern "C" tridi_status tridi_cuda_fft_execute(const struct tridi_fft_plan_s *pl
       a.log_rmax = c->log_rmax;
       a.nomath = c->nomath;
       const int64_t blocks = (a.total + ((int64_t)1 << a.log_g) - 1) >> a.log_g;
-      const unsigned threads = 1u << (c->log_tile[i] - c->p_log2);
       void *args[] = {&a};
+#ifdef TRIDI_CUDA_TUNING
+      if (c->cluster_log2) { /* a tile over the 2^cluster_log2 blocks of a cluster */
+        const int lb = c->log_tile[i] - c->cluster_log2;
+        cudaLaunchAttribute at[1];
+        at[0].id = cudaLaunchAttributeClusterDimension;
+        at[0].val.clusterDim.x = 1u << c->cluster_log2;
+        at[0].val.clusterDim.y = 1;
+        at[0].val.clusterDim.z = 1;
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3((unsigned)(blocks << c->cluster_log2));
+        cfg.blockDim = dim3(1u << (lb - c->p_log2));
+        cfg.dynamicSmemBytes = reg_smem(plan->dtype, lb);
+        cfg.stream = s;
+        cfg.attrs = at;
+        cfg.numAttrs = 1;
+        e = cudaLaunchKernelExC(&cfg, c->reg[i], args);
+        if (e != cudaSuccess)
+          return tridi_cuda::cuda_error(e, "%s: launch of FFT pass %d of %d", fn, i + 1, c->passes);
+        log_ns += a.log_r;
+        continue;
+      }
+#endif
+      const unsigned threads = 1u << (c->log_tile[i] - c->p_log2);
       e = cudaLaunchKernel(c->reg[i], dim3((unsigned)blocks), dim3(threads), args,
                            reg_smem(plan->dtype, c->log_tile[i]), s);
     } else {

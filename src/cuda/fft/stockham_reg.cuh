@@ -131,13 +131,135 @@ __device__ __forceinline__ int rslot(int o, int gl, int log_g, bool mode_a) {
   return idx + (idx >> PADSH);
 }
 
+/* The exchange between two stages through one block's shared memory:
+ * put(o, x) stores point o of the thread's group, get(m) loads point t +
+ * m R/P of it, sync() is the block's barrier */
+template <class C, int LOG_R, int LOG_P>
+struct block_exchange {
+  C *sm;
+  int t, gl, log_g;
+  bool mode_a;
+  __device__ __forceinline__ void put(int o, C x) const {
+    sm[rslot<C, LOG_R>(o, gl, log_g, mode_a)] = x;
+  }
+  __device__ __forceinline__ C get(int m) const {
+    return sm[rslot<C, LOG_R>(t + (m << (LOG_R - LOG_P)), gl, log_g, mode_a)];
+  }
+  __device__ __forceinline__ void sync() const { __syncthreads(); }
+};
+
+/* Thread-block clusters (sm_90): the block's rank and count in its
+ * cluster, the cluster barrier (release / acquire; arrive.relaxed + wait
+ * for the start, so that no block's shared memory is written before the
+ * block runs; not .aligned: a divergent branch may precede them), and
+ * loads / stores to another block's shared memory (distributed shared
+ * memory: mapa + ld/st.shared::cluster) */
+__device__ __forceinline__ unsigned cluster_rank() {
+  unsigned r = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+#endif
+  return r;
+}
+__device__ __forceinline__ unsigned cluster_blocks() {
+  unsigned r = 1;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(r));
+#endif
+  return r;
+}
+__device__ __forceinline__ void cluster_arrive_relaxed() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("barrier.cluster.arrive.relaxed;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void cluster_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("barrier.cluster.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void cluster_sync() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("barrier.cluster.arrive;\n\tbarrier.cluster.wait;" ::: "memory");
+#endif
+}
+/* the address of *local (this block's shared memory) in block `rank` */
+__device__ __forceinline__ unsigned dsmem_addr(const void *local, unsigned rank) {
+  unsigned r = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  const unsigned a = (unsigned)__cvta_generic_to_shared(local);
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(rank));
+#else
+  (void)local, (void)rank;
+#endif
+  return r;
+}
+__device__ __forceinline__ void dsmem_store(unsigned addr, float2 x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("st.shared::cluster.v2.f32 [%0], {%1, %2};" ::"r"(addr), "f"(x.x), "f"(x.y)
+               : "memory");
+#else
+  (void)addr, (void)x;
+#endif
+}
+__device__ __forceinline__ void dsmem_store(unsigned addr, double2 x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("st.shared::cluster.v2.f64 [%0], {%1, %2};" ::"r"(addr), "d"(x.x), "d"(x.y)
+               : "memory");
+#else
+  (void)addr, (void)x;
+#endif
+}
+__device__ __forceinline__ void dsmem_load(unsigned addr, float2 *x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("ld.shared::cluster.v2.f32 {%0, %1}, [%2];"
+               : "=f"(x->x), "=f"(x->y)
+               : "r"(addr)
+               : "memory");
+#else
+  (void)addr, x->x = 0, x->y = 0;
+#endif
+}
+__device__ __forceinline__ void dsmem_load(unsigned addr, double2 *x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("ld.shared::cluster.v2.f64 {%0, %1}, [%2];"
+               : "=d"(x->x), "=d"(x->y)
+               : "r"(addr)
+               : "memory");
+#else
+  (void)addr, x->x = 0, x->y = 0;
+#endif
+}
+
+/* The exchange across the blocks of a cluster: the cluster's threads ct =
+ * rank 2^log_t + tid hold the tile as in one block (mode A: ct = t G + gl,
+ * mode B: ct = gl R/P + t), and each thread's next points lie in its own
+ * block's shared memory, slot (m << log_t) + tid for point t + m R/P, so
+ * that get() is local and conflict-free and put() writes into the block of
+ * the thread that will read the point */
+template <class C, int LOG_R, int LOG_P>
+struct cluster_exchange {
+  C *sm;
+  int t, gl, log_g, log_t, tid;
+  bool mode_a;
+  __device__ __forceinline__ void put(int o, C x) const {
+    constexpr int LOG_TR = LOG_R - LOG_P;
+    const int tr = o & ((1 << LOG_TR) - 1), m = o >> LOG_TR;
+    const int ct = mode_a ? (tr << log_g) | gl : (gl << LOG_TR) | tr;
+    dsmem_store(dsmem_addr(&sm[(m << log_t) + (ct & ((1 << log_t) - 1))], ct >> log_t), x);
+  }
+  __device__ __forceinline__ C get(int m) const { return sm[(m << log_t) + tid]; }
+  __device__ __forceinline__ void sync() const { cluster_sync(); }
+};
+
 /* Stage LNS (inner stride ns = 2^LNS) of the R-point DFT and the stages
- * after it */
+ * after it; X the exchange (block_exchange, or stockham_cluster.cuh's) */
 template <class T, int LOG_R, int LOG_P, int LNS>
 struct reg_stages {
   typedef typename cplx<T>::type C;
-  static __device__ __forceinline__ void run(C (&v)[1 << LOG_P], C *sm, int t, int gl, int log_g,
-                                             bool mode_a, const C *tw, int log_rmax, bool math) {
+  template <class X>
+  static __device__ __forceinline__ void run(C (&v)[1 << LOG_P], const X &x, int t, const C *tw,
+                                             int log_rmax, bool math) {
     constexpr int LRS = LOG_R - LNS < LOG_P ? LOG_R - LNS : LOG_P;
     constexpr int P = 1 << LOG_P, RS = 1 << LRS, NB = P / RS, TR = 1 << (LOG_R - LOG_P);
     constexpr int NS = 1 << LNS;
@@ -165,24 +287,25 @@ struct reg_stages {
       for (int q = 0; q < RS; ++q) v[i + q * NB] = y[q];
     }
     if constexpr (!LAST) {
-      if (LNS > 0) __syncthreads(); /* the previous stage's reads are done */
+      if (LNS > 0) x.sync(); /* the previous stage's reads are done */
 #pragma unroll
       for (int i = 0; i < NB; ++i) {
         const int u = t + i * TR;
         const int o0 = ((u >> LNS) << (LNS + LRS)) + (u & (NS - 1));
 #pragma unroll
-        for (int k = 0; k < RS; ++k)
-          sm[rslot<C, LOG_R>(o0 + k * NS, gl, log_g, mode_a)] = v[i + k * NB];
+        for (int k = 0; k < RS; ++k) x.put(o0 + k * NS, v[i + k * NB]);
       }
-      __syncthreads();
+      x.sync();
 #pragma unroll
-      for (int m = 0; m < P; ++m) v[m] = sm[rslot<C, LOG_R>(t + m * TR, gl, log_g, mode_a)];
-      reg_stages<T, LOG_R, LOG_P, LNS + LRS>::run(v, sm, t, gl, log_g, mode_a, tw, log_rmax, math);
+      for (int m = 0; m < P; ++m) v[m] = x.get(m);
+      reg_stages<T, LOG_R, LOG_P, LNS + LRS>::run(v, x, t, tw, log_rmax, math);
     }
   }
 };
 
-template <class T, int LOG_R, int LOG_P>
+/* One pass; CLUSTER: the tile spread over the blocks of a thread-block
+ * cluster (2^log_t threads a block, each block 2^(log_t + LOG_P) points) */
+template <class T, int LOG_R, int LOG_P, bool CLUSTER>
 __device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
   typedef typename cplx<T>::type C;
   constexpr int P = 1 << LOG_P, LOG_TR = LOG_R - LOG_P, TR = 1 << LOG_TR;
@@ -193,9 +316,19 @@ __device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
   const int log_nr = a.log_nr, log_ns = a.log_ns;
   const int tid = threadIdx.x;
   const bool mode_a = log_nr >= log_g;
-  const int gl = mode_a ? tid & (G - 1) : tid >> LOG_TR;
-  const int t = mode_a ? tid >> log_g : tid & (TR - 1);
-  const int64_t g0 = (int64_t)blockIdx.x << log_g, g = g0 + gl;
+  int ct = tid, log_t = 0;
+  unsigned rank = 0;
+  if constexpr (CLUSTER) {
+    rank = cluster_rank();
+    log_t = 31 - __clz((int)blockDim.x);
+    ct = ((int)rank << log_t) | tid;
+    cluster_arrive_relaxed(); /* waited for before the first exchange */
+  }
+  const int gl = mode_a ? ct & (G - 1) : ct >> LOG_TR;
+  const int t = mode_a ? ct >> log_g : ct & (TR - 1);
+  int64_t tile_id = blockIdx.x;
+  if constexpr (CLUSTER) tile_id >>= 31 - __clz((int)cluster_blocks());
+  const int64_t g0 = tile_id << log_g, g = g0 + gl;
   const bool live = g < a.total;
   const int64_t b = g >> log_nr, j = g & (((int64_t)1 << log_nr) - 1);
   const int64_t jm = j & (((int64_t)1 << log_ns) - 1);
@@ -234,8 +367,14 @@ __device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
 #pragma unroll
     for (int m = 0; m < P; ++m) v[m] = cmul(v[m], m ? cmul(w0, p[m]) : w0);
   }
-  reg_stages<T, LOG_R, LOG_P, 0>::run(v, sm, t, gl, log_g, mode_a, (const C *)a.tw, a.log_rmax,
-                                      math);
+  if constexpr (CLUSTER) {
+    cluster_wait();
+    const cluster_exchange<C, LOG_R, LOG_P> x{sm, t, gl, log_g, log_t, tid, mode_a};
+    reg_stages<T, LOG_R, LOG_P, 0>::run(v, x, t, (const C *)a.tw, a.log_rmax, math);
+  } else {
+    const block_exchange<C, LOG_R, LOG_P> x{sm, t, gl, log_g, mode_a};
+    reg_stages<T, LOG_R, LOG_P, 0>::run(v, x, t, (const C *)a.tw, a.log_rmax, math);
+  }
   if (a.conj_out)
 #pragma unroll
     for (int m = 0; m < P; ++m) v[m].y = -v[m].y;
@@ -251,6 +390,33 @@ __device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
   }
   /* Ns < G (the first pass of a multi-pass plan): through shared memory,
    * (j mod Ns, k) on the lowest thread bits */
+  if constexpr (CLUSTER) {
+    const int ns = 1 << log_ns;
+    C *dst = (C *)a.dst;
+    /* each thread's outputs into its own slots (read by no other thread
+     * since the last exchange), then each block stores its share of the
+     * cluster's tile, reading the slots' owners' shared memory */
+#pragma unroll
+    for (int m = 0; m < P; ++m) sm[(m << log_t) + tid] = v[m];
+    cluster_sync();
+    const int e0 = (int)rank << (log_t + LOG_P), e1 = e0 + (1 << (log_t + LOG_P));
+    for (int e = e0 + tid; e < e1; e += blockDim.x) {
+      const int k = (e >> log_ns) & ((1 << LOG_R) - 1);
+      const int gl2 = ((e >> (log_ns + LOG_R)) << log_ns) | (e & (ns - 1));
+      const int64_t g2 = g0 + gl2;
+      if (g2 >= a.total) continue;
+      const int64_t b2 = g2 >> log_nr, j2 = g2 & (((int64_t)1 << log_nr) - 1);
+      const int64_t idx =
+          ((j2 >> log_ns) << (log_ns + LOG_R)) + (j2 & (ns - 1)) + ((int64_t)k << log_ns);
+      const int co = ((k & (TR - 1)) << log_g) | gl2; /* the thread that held output k of gl2 */
+      C y;
+      dsmem_load(dsmem_addr(&sm[((k >> LOG_TR) << log_t) + (co & ((1 << log_t) - 1))], co >> log_t),
+                 &y);
+      dst[b2 * a.d_dist + idx * a.d_stride] = y;
+    }
+    cluster_sync(); /* no block leaves while another reads its shared memory */
+    return;
+  }
   if (LOG_R > LOG_P) __syncthreads(); /* the last exchange's reads are done */
 #pragma unroll
   for (int m = 0; m < P; ++m) sm[rslot<C, LOG_R>(t + m * TR, gl, log_g, true)] = v[m];
@@ -273,11 +439,21 @@ __device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
  * with MAXREG > 0 at most MAXREG registers a thread (more blocks an SM) */
 template <class T, int LOG_R, int LOG_P>
 __global__ void __launch_bounds__(512) stockham_reg(pass_args a) {
-  stockham_reg_body<T, LOG_R, LOG_P>(a);
+  stockham_reg_body<T, LOG_R, LOG_P, false>(a);
 }
 template <class T, int LOG_R, int LOG_P, int MAXREG>
 __global__ void __maxnreg__(MAXREG) stockham_reg_cap(pass_args a) {
-  stockham_reg_body<T, LOG_R, LOG_P>(a);
+  stockham_reg_body<T, LOG_R, LOG_P, false>(a);
+}
+/* The cluster kernel (sm_90; launched with a cluster dimension, planned in
+ * tuning builds only: TRIDI_FFT_CLUSTER_LOG2) */
+template <class T, int LOG_R, int LOG_P, int MAXREG>
+__global__ void __maxnreg__(MAXREG) stockham_reg_cluster(pass_args a) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+  stockham_reg_body<T, LOG_R, LOG_P, true>(a);
+#else
+  __trap();
+#endif
 }
 
 } /* namespace tridi_fft */
