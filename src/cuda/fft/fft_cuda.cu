@@ -106,17 +106,21 @@ cudaError_t allow_smem() {
                                 (TILE + TILE / 2) * sizeof(typename tridi_fft::cplx<T>::type));
 }
 
-/* The register kernel of (T, P, register cap) for log2 R = lr (nullptr
- * where not compiled: c32 P = 8 uncapped and P = 16 uncapped or at 80
- * registers, c64 P = 8 uncapped or at 64) */
-template <class T, int LOG_P, int MAXREG, int LR>
+/* The register kernel of (T, P, register cap, cluster) for log2 R = lr
+ * (nullptr where not compiled: c32 P = 8 uncapped and P = 16 uncapped or
+ * at 80 registers, c64 P = 8 uncapped or at 64; the cluster kernels, in
+ * tuning builds, at the caps, for tiles of up to 8 blocks of 2^12 points:
+ * c32 R <= 2^15, c64 2^14) */
+template <class T, int LOG_P, int MAXREG, bool CL, int LR>
 const void *reg_kernel(int lr) {
-  constexpr int kMaxLogR = sizeof(T) == 4 ? 13 : 12;
+  constexpr int kMaxLogR = (sizeof(T) == 4 ? 13 : 12) + (CL ? 2 : 0);
   if constexpr (LR > kMaxLogR) {
     (void)lr;
     return nullptr;
   } else if (lr != LR) {
-    return reg_kernel<T, LOG_P, MAXREG, LR + 1>(lr);
+    return reg_kernel<T, LOG_P, MAXREG, CL, LR + 1>(lr);
+  } else if constexpr (CL) {
+    return (const void *)tridi_fft::stockham_reg_cluster<T, LR, LOG_P, MAXREG>;
   } else if constexpr (MAXREG == 0) {
     return (const void *)tridi_fft::stockham_reg<T, LR, LOG_P>;
   } else {
@@ -126,43 +130,29 @@ const void *reg_kernel(int lr) {
 const void *reg_kernel_of(tridi_dtype dt, int p_log2, int maxreg, int lr) {
   if (lr < p_log2) return nullptr;
   if (dt == TRIDI_C32) {
-    if (p_log2 == 3) return reg_kernel<float, 3, 0, 3>(lr); /* 64 registers, below any cap */
+    if (p_log2 == 3) return reg_kernel<float, 3, 0, false, 3>(lr); /* 64 registers, below any cap */
     if (p_log2 == 4) switch (maxreg) {
         case 0:
-          return reg_kernel<float, 4, 0, 4>(lr);
+          return reg_kernel<float, 4, 0, false, 4>(lr);
         case 80:
-          return reg_kernel<float, 4, 80, 4>(lr);
+          return reg_kernel<float, 4, 80, false, 4>(lr);
       }
     return nullptr;
   }
   /* c64: 8 points a thread only (16 spill at the 512-thread bound) */
   if (p_log2 == 3) switch (maxreg) {
       case 0:
-        return reg_kernel<double, 3, 0, 3>(lr);
+        return reg_kernel<double, 3, 0, false, 3>(lr);
       case 64:
-        return reg_kernel<double, 3, 64, 3>(lr);
+        return reg_kernel<double, 3, 64, false, 3>(lr);
     }
   return nullptr;
 }
 #ifdef TRIDI_CUDA_TUNING
-/* The cluster kernel (stockham_reg.cuh, sm_90) of (T, P, cap) for log2 R =
- * lr: tiles of up to 8 blocks of 2^12 points (c32 R <= 2^15, c64 2^14) */
-template <class T, int LOG_P, int MAXREG, int LR>
-const void *reg_cluster_kernel(int lr) {
-  constexpr int kMaxLogR = sizeof(T) == 4 ? 15 : 14;
-  if constexpr (LR > kMaxLogR) {
-    (void)lr;
-    return nullptr;
-  } else if (lr != LR) {
-    return reg_cluster_kernel<T, LOG_P, MAXREG, LR + 1>(lr);
-  } else {
-    return (const void *)tridi_fft::stockham_reg_cluster<T, LR, LOG_P, MAXREG>;
-  }
-}
 const void *reg_cluster_kernel_of(tridi_dtype dt, int p_log2, int lr) {
   if (lr < p_log2) return nullptr;
-  if (dt == TRIDI_C32) return p_log2 == 4 ? reg_cluster_kernel<float, 4, 80, 4>(lr) : nullptr;
-  return p_log2 == 3 ? reg_cluster_kernel<double, 3, 64, 3>(lr) : nullptr;
+  if (dt == TRIDI_C32) return p_log2 == 4 ? reg_kernel<float, 4, 80, true, 4>(lr) : nullptr;
+  return p_log2 == 3 ? reg_kernel<double, 3, 64, true, 3>(lr) : nullptr;
 }
 #endif
 size_t reg_smem(tridi_dtype dt, int log_tile) {

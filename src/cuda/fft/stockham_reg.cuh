@@ -152,8 +152,7 @@ struct block_exchange {
  * cluster, the cluster barrier (release / acquire; arrive.relaxed + wait
  * for the start, so that no block's shared memory is written before the
  * block runs; not .aligned: a divergent branch may precede them), and
- * loads / stores to another block's shared memory (distributed shared
- * memory: mapa + ld/st.shared::cluster) */
+ * another block's shared memory (distributed shared memory) */
 __device__ __forceinline__ unsigned cluster_rank() {
   unsigned r = 0;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -183,52 +182,50 @@ __device__ __forceinline__ void cluster_sync() {
   asm volatile("barrier.cluster.arrive;\n\tbarrier.cluster.wait;" ::: "memory");
 #endif
 }
-/* the address of *local (this block's shared memory) in block `rank` */
+/* *local (this block's shared memory) in block `rank` of the cluster:
+ * its 32-bit shared::cluster address (mapa), then a store or load there */
 __device__ __forceinline__ unsigned dsmem_addr(const void *local, unsigned rank) {
   unsigned r = 0;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  const unsigned a = (unsigned)__cvta_generic_to_shared(local);
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(rank));
+  asm("mapa.shared::cluster.u32 %0, %1, %2;"
+      : "=r"(r)
+      : "r"((unsigned)__cvta_generic_to_shared(local)), "r"(rank));
 #else
   (void)local, (void)rank;
 #endif
   return r;
 }
-__device__ __forceinline__ void dsmem_store(unsigned addr, float2 x) {
+template <class C>
+__device__ __forceinline__ void dsmem_store(unsigned addr, C x) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("st.shared::cluster.v2.f32 [%0], {%1, %2};" ::"r"(addr), "f"(x.x), "f"(x.y)
-               : "memory");
+  if constexpr (sizeof(x.x) == 4)
+    asm volatile("st.shared::cluster.v2.f32 [%0], {%1, %2};" ::"r"(addr), "f"(x.x), "f"(x.y)
+                 : "memory");
+  else
+    asm volatile("st.shared::cluster.v2.f64 [%0], {%1, %2};" ::"r"(addr), "d"(x.x), "d"(x.y)
+                 : "memory");
 #else
   (void)addr, (void)x;
 #endif
 }
-__device__ __forceinline__ void dsmem_store(unsigned addr, double2 x) {
+template <class C>
+__device__ __forceinline__ C dsmem_load(unsigned addr) {
+  C x;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("st.shared::cluster.v2.f64 [%0], {%1, %2};" ::"r"(addr), "d"(x.x), "d"(x.y)
-               : "memory");
+  if constexpr (sizeof(x.x) == 4)
+    asm volatile("ld.shared::cluster.v2.f32 {%0, %1}, [%2];"
+                 : "=f"(x.x), "=f"(x.y)
+                 : "r"(addr)
+                 : "memory");
+  else
+    asm volatile("ld.shared::cluster.v2.f64 {%0, %1}, [%2];"
+                 : "=d"(x.x), "=d"(x.y)
+                 : "r"(addr)
+                 : "memory");
 #else
-  (void)addr, (void)x;
+  (void)addr, x.x = 0, x.y = 0;
 #endif
-}
-__device__ __forceinline__ void dsmem_load(unsigned addr, float2 *x) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("ld.shared::cluster.v2.f32 {%0, %1}, [%2];"
-               : "=f"(x->x), "=f"(x->y)
-               : "r"(addr)
-               : "memory");
-#else
-  (void)addr, x->x = 0, x->y = 0;
-#endif
-}
-__device__ __forceinline__ void dsmem_load(unsigned addr, double2 *x) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("ld.shared::cluster.v2.f64 {%0, %1}, [%2];"
-               : "=d"(x->x), "=d"(x->y)
-               : "r"(addr)
-               : "memory");
-#else
-  (void)addr, x->x = 0, x->y = 0;
-#endif
+  return x;
 }
 
 /* The exchange across the blocks of a cluster: the cluster's threads ct =
@@ -409,10 +406,8 @@ __device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
       const int64_t idx =
           ((j2 >> log_ns) << (log_ns + LOG_R)) + (j2 & (ns - 1)) + ((int64_t)k << log_ns);
       const int co = ((k & (TR - 1)) << log_g) | gl2; /* the thread that held output k of gl2 */
-      C y;
-      dsmem_load(dsmem_addr(&sm[((k >> LOG_TR) << log_t) + (co & ((1 << log_t) - 1))], co >> log_t),
-                 &y);
-      dst[b2 * a.d_dist + idx * a.d_stride] = y;
+      dst[b2 * a.d_dist + idx * a.d_stride] = dsmem_load<C>(
+          dsmem_addr(&sm[((k >> LOG_TR) << log_t) + (co & ((1 << log_t) - 1))], co >> log_t));
     }
     cluster_sync(); /* no block leaves while another reads its shared memory */
     return;
