@@ -270,7 +270,7 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
 #endif
     const bool fits = lt - cl - t.p_log2 <= 9 && lt >= lr && (c->passes == 1 || n - lr >= lt - lr);
     c->reg[i] = fits ? fk : nullptr;
-    if (cl && !c->reg[i])
+    if (cl && !c->reg[i] && lr >= t.p_log2) /* smaller transforms: stockham.cuh, one block */
       return tridi_set_error(TRIDI_ERR_NOT_SUPPORTED,
                              "%s: no FFT cluster kernel for a pass of 2^%d points in tiles of 2^%d",
                              fn, lr, lt);
