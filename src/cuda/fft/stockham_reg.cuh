@@ -153,19 +153,12 @@ struct block_exchange {
  * for the start, so that no block's shared memory is written before the
  * block runs; not .aligned: a divergent branch may precede them), and
  * another block's shared memory (distributed shared memory) */
-__device__ __forceinline__ unsigned cluster_rank() {
-  unsigned r = 0;
+__device__ __forceinline__ void cluster_shape(unsigned *rank, unsigned *blocks) {
+  *rank = 0, *blocks = 1;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  asm("mov.u32 %0, %%cluster_ctarank;\n\tmov.u32 %1, %%cluster_nctarank;"
+      : "=r"(*rank), "=r"(*blocks));
 #endif
-  return r;
-}
-__device__ __forceinline__ unsigned cluster_blocks() {
-  unsigned r = 1;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(r));
-#endif
-  return r;
 }
 __device__ __forceinline__ void cluster_arrive_relaxed() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -314,9 +307,9 @@ __device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
   const int tid = threadIdx.x;
   const bool mode_a = log_nr >= log_g;
   int ct = tid, log_t = 0;
-  unsigned rank = 0;
+  unsigned rank = 0, blocks = 1;
   if constexpr (CLUSTER) {
-    rank = cluster_rank();
+    cluster_shape(&rank, &blocks);
     log_t = 31 - __clz((int)blockDim.x);
     ct = ((int)rank << log_t) | tid;
     cluster_arrive_relaxed(); /* waited for before the first exchange */
@@ -324,7 +317,7 @@ __device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
   const int gl = mode_a ? ct & (G - 1) : ct >> LOG_TR;
   const int t = mode_a ? ct >> log_g : ct & (TR - 1);
   int64_t tile_id = blockIdx.x;
-  if constexpr (CLUSTER) tile_id >>= 31 - __clz((int)cluster_blocks());
+  if constexpr (CLUSTER) tile_id >>= 31 - __clz((int)blocks);
   const int64_t g0 = tile_id << log_g, g = g0 + gl;
   const bool live = g < a.total;
   const int64_t b = g >> log_nr, j = g & (((int64_t)1 << log_nr) - 1);
@@ -386,39 +379,26 @@ __device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
     return;
   }
   /* Ns < G (the first pass of a multi-pass plan): through shared memory,
-   * (j mod Ns, k) on the lowest thread bits */
+   * (j mod Ns, k) on the lowest thread bits.  A cluster's threads write
+   * their outputs into their own slots (read by no other thread since the
+   * last exchange) and each block stores its share of the cluster's tile,
+   * reading the slots' owners' shared memory. */
+  int e0 = 0, e1;
   if constexpr (CLUSTER) {
-    const int ns = 1 << log_ns;
-    C *dst = (C *)a.dst;
-    /* each thread's outputs into its own slots (read by no other thread
-     * since the last exchange), then each block stores its share of the
-     * cluster's tile, reading the slots' owners' shared memory */
 #pragma unroll
     for (int m = 0; m < P; ++m) sm[(m << log_t) + tid] = v[m];
     cluster_sync();
-    const int e0 = (int)rank << (log_t + LOG_P), e1 = e0 + (1 << (log_t + LOG_P));
-    for (int e = e0 + tid; e < e1; e += blockDim.x) {
-      const int k = (e >> log_ns) & ((1 << LOG_R) - 1);
-      const int gl2 = ((e >> (log_ns + LOG_R)) << log_ns) | (e & (ns - 1));
-      const int64_t g2 = g0 + gl2;
-      if (g2 >= a.total) continue;
-      const int64_t b2 = g2 >> log_nr, j2 = g2 & (((int64_t)1 << log_nr) - 1);
-      const int64_t idx =
-          ((j2 >> log_ns) << (log_ns + LOG_R)) + (j2 & (ns - 1)) + ((int64_t)k << log_ns);
-      const int co = ((k & (TR - 1)) << log_g) | gl2; /* the thread that held output k of gl2 */
-      dst[b2 * a.d_dist + idx * a.d_stride] = dsmem_load<C>(
-          dsmem_addr(&sm[((k >> LOG_TR) << log_t) + (co & ((1 << log_t) - 1))], co >> log_t));
-    }
-    cluster_sync(); /* no block leaves while another reads its shared memory */
-    return;
-  }
-  if (LOG_R > LOG_P) __syncthreads(); /* the last exchange's reads are done */
+    e0 = (int)rank << (log_t + LOG_P), e1 = e0 + (1 << (log_t + LOG_P));
+  } else {
+    if (LOG_R > LOG_P) __syncthreads(); /* the last exchange's reads are done */
 #pragma unroll
-  for (int m = 0; m < P; ++m) sm[rslot<C, LOG_R>(t + m * TR, gl, log_g, true)] = v[m];
-  __syncthreads();
-  const int tile = G << LOG_R, ns = 1 << log_ns;
+    for (int m = 0; m < P; ++m) sm[rslot<C, LOG_R>(t + m * TR, gl, log_g, true)] = v[m];
+    __syncthreads();
+    e1 = G << LOG_R;
+  }
+  const int ns = 1 << log_ns;
   C *dst = (C *)a.dst;
-  for (int e = tid; e < tile; e += blockDim.x) {
+  for (int e = e0 + tid; e < e1; e += blockDim.x) {
     const int k = (e >> log_ns) & ((1 << LOG_R) - 1);
     const int gl2 = ((e >> (log_ns + LOG_R)) << log_ns) | (e & (ns - 1));
     const int64_t g2 = g0 + gl2;
@@ -426,8 +406,17 @@ __device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
     const int64_t b2 = g2 >> log_nr, j2 = g2 & (((int64_t)1 << log_nr) - 1);
     const int64_t idx =
         ((j2 >> log_ns) << (log_ns + LOG_R)) + (j2 & (ns - 1)) + ((int64_t)k << log_ns);
-    dst[b2 * a.d_dist + idx * a.d_stride] = sm[rslot<C, LOG_R>(k, gl2, log_g, true)];
+    C y;
+    if constexpr (CLUSTER) {
+      const int co = ((k & (TR - 1)) << log_g) | gl2; /* the thread that held output k of gl2 */
+      y = dsmem_load<C>(
+          dsmem_addr(&sm[((k >> LOG_TR) << log_t) + (co & ((1 << log_t) - 1))], co >> log_t));
+    } else {
+      y = sm[rslot<C, LOG_R>(k, gl2, log_g, true)];
+    }
+    dst[b2 * a.d_dist + idx * a.d_stride] = y;
   }
+  if constexpr (CLUSTER) cluster_sync(); /* no block leaves while another reads its memory */
 }
 
 /* The kernel: at most 512 threads (the compiler's register limit 128), or
