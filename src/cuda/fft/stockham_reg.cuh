@@ -23,10 +23,15 @@
  *     contiguous);
  *   mode B (N/R = 1: one-pass plans): t on the lowest bits; a transform's
  *     points are read and written in runs of R / P.
- * The pass twiddles w_{Ns R}^(r (j mod Ns)) come from five sincospi a
+ * The pass twiddles w_{Ns R}^(r (j mod Ns)) come from log2 P + 1 sincospi a
  * thread (w^t and the exact powers of w^(R/P)).  The kernel computes the
  * forward transform; an inverse plan conjugates on the first load and the
- * last store (pass_args::conj_in / conj_out). */
+ * last store (pass_args::conj_in / conj_out).
+ *
+ * stockham_reg_cluster (sm_90; planned in tuning builds only) spreads the
+ * tile over the blocks of a thread-block cluster: the cluster's threads
+ * take the places of one block's, and the exchanges go through
+ * distributed shared memory (cluster_exchange). */
 #ifndef TRIDI_CUDA_FFT_STOCKHAM_REG_CUH
 #define TRIDI_CUDA_FFT_STOCKHAM_REG_CUH
 
@@ -243,7 +248,7 @@ struct cluster_exchange {
 };
 
 /* Stage LNS (inner stride ns = 2^LNS) of the R-point DFT and the stages
- * after it; X the exchange (block_exchange, or stockham_cluster.cuh's) */
+ * after it; X the exchange (block_exchange or cluster_exchange) */
 template <class T, int LOG_R, int LOG_P, int LNS>
 struct reg_stages {
   typedef typename cplx<T>::type C;
