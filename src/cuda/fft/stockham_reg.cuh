@@ -232,16 +232,27 @@ __device__ __forceinline__ C dsmem_load(unsigned addr) {
  * block's shared memory, slot (m << log_t) + tid for point t + m R/P, so
  * that get() is local and conflict-free and put() writes into the block of
  * the thread that will read the point */
+struct cluster_slot {
+  int block, slot;
+};
+/* where point o of group gl lies between two stages: the block and slot
+ * of the thread that holds it next (tests/cuda/test_fft_cluster_map.cu) */
+template <int LOG_R, int LOG_P>
+__host__ __device__ __forceinline__ cluster_slot cluster_slot_of(int o, int gl, int log_g,
+                                                                 int log_t, bool mode_a) {
+  constexpr int LOG_TR = LOG_R - LOG_P;
+  const int tr = o & ((1 << LOG_TR) - 1), m = o >> LOG_TR;
+  const int ct = mode_a ? (tr << log_g) | gl : (gl << LOG_TR) | tr;
+  return cluster_slot{ct >> log_t, (m << log_t) + (ct & ((1 << log_t) - 1))};
+}
 template <class C, int LOG_R, int LOG_P>
 struct cluster_exchange {
   C *sm;
   int t, gl, log_g, log_t, tid;
   bool mode_a;
   __device__ __forceinline__ void put(int o, C x) const {
-    constexpr int LOG_TR = LOG_R - LOG_P;
-    const int tr = o & ((1 << LOG_TR) - 1), m = o >> LOG_TR;
-    const int ct = mode_a ? (tr << log_g) | gl : (gl << LOG_TR) | tr;
-    dsmem_store(dsmem_addr(&sm[(m << log_t) + (ct & ((1 << log_t) - 1))], ct >> log_t), x);
+    const cluster_slot d = cluster_slot_of<LOG_R, LOG_P>(o, gl, log_g, log_t, mode_a);
+    dsmem_store(dsmem_addr(&sm[d.slot], d.block), x);
   }
   __device__ __forceinline__ C get(int m) const { return sm[(m << log_t) + tid]; }
   __device__ __forceinline__ void sync() const { cluster_sync(); }
@@ -413,9 +424,8 @@ __device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
         ((j2 >> log_ns) << (log_ns + LOG_R)) + (j2 & (ns - 1)) + ((int64_t)k << log_ns);
     C y;
     if constexpr (CLUSTER) {
-      const int co = ((k & (TR - 1)) << log_g) | gl2; /* the thread that held output k of gl2 */
-      y = dsmem_load<C>(
-          dsmem_addr(&sm[((k >> LOG_TR) << log_t) + (co & ((1 << log_t) - 1))], co >> log_t));
+      const cluster_slot d = cluster_slot_of<LOG_R, LOG_P>(k, gl2, log_g, log_t, true);
+      y = dsmem_load<C>(dsmem_addr(&sm[d.slot], d.block));
     } else {
       y = sm[rslot<C, LOG_R>(k, gl2, log_g, true)];
     }
