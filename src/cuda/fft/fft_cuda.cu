@@ -41,7 +41,7 @@ using tridi_fft::pass_args;
  * "FFT: the R-point DFTs in registers" and "Session 29"): c32 takes 16
  * points a thread in at most 80 registers (100 uncapped: two 256-thread
  * blocks an SM, three with the cap and 100 bytes spilled; one pass 74-96 %
- * of copy, multi-pass 59-86 % a pass against 71-88 / 55-76 % uncapped) and
+ * of copy, multi-pass 59-86 % a pass against 70-88 / 55-76 % uncapped) and
  * multi-pass tiles of 2^12 with runs of 32 bytes (52-71 % a pass against
  * 43-61 % with 2^13 tiles, before the cap); c64 takes 8 points a thread in
  * at most 64 registers (81 uncapped; 73-95 % one pass, 63-91 % a pass,
