@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cluster.cuh"
 #include "common/launch.h"
 #include "fft/stockham.cuh"
 #include "fft/stockham_reg.cuh"
@@ -127,8 +128,17 @@ const void *reg_kernel(int lr) {
     return (const void *)tridi_fft::stockham_reg_cap<T, LR, LOG_P, MAXREG>;
   }
 }
-const void *reg_kernel_of(tridi_dtype dt, int p_log2, int maxreg, int lr) {
+const void *reg_kernel_of(tridi_dtype dt, int p_log2, int maxreg, bool cluster, int lr) {
   if (lr < p_log2) return nullptr;
+  if (cluster) { /* tuning builds: the caps of the table only */
+#ifdef TRIDI_CUDA_TUNING
+    if (dt == TRIDI_C32)
+      return p_log2 == 4 && maxreg == 80 ? reg_kernel<float, 4, 80, true, 4>(lr) : nullptr;
+    return p_log2 == 3 && maxreg == 64 ? reg_kernel<double, 3, 64, true, 3>(lr) : nullptr;
+#else
+    return nullptr;
+#endif
+  }
   if (dt == TRIDI_C32) {
     if (p_log2 == 3) return reg_kernel<float, 3, 0, false, 3>(lr); /* 64 registers, below any cap */
     if (p_log2 == 4) switch (maxreg) {
@@ -148,13 +158,6 @@ const void *reg_kernel_of(tridi_dtype dt, int p_log2, int maxreg, int lr) {
     }
   return nullptr;
 }
-#ifdef TRIDI_CUDA_TUNING
-const void *reg_cluster_kernel_of(tridi_dtype dt, int p_log2, int lr) {
-  if (lr < p_log2) return nullptr;
-  if (dt == TRIDI_C32) return p_log2 == 4 ? reg_kernel<float, 4, 80, true, 4>(lr) : nullptr;
-  return p_log2 == 3 ? reg_kernel<double, 3, 64, true, 3>(lr) : nullptr;
-}
-#endif
 size_t reg_smem(tridi_dtype dt, int log_tile) {
   const size_t esz = tridi_dtype_size(dt), tile = (size_t)1 << log_tile;
   return (tile + tile / (128 / esz)) * esz;
@@ -233,8 +236,8 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
   c->p_log2 = t.p_log2;
 #ifdef TRIDI_CUDA_TUNING
   c->nomath = nomath;
-  c->cluster_log2 = cl;
 #endif
+  c->cluster_log2 = cl;
   e = dispatch(plan->dtype, t.tile_log2, nullptr, nullptr);
   if (e != cudaSuccess)
     return tridi_cuda::cuda_error(e, "%s: the FFT kernel of 2^%d %s elements a block", fn,
@@ -263,11 +266,9 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
   c->log_rmax = 0;
   for (int i = 0; i < c->passes; ++i) {
     const int lr = c->log_r[i], lt = c->log_tile[i];
-    const void *fk =
-        v1_only || t.p_log2 == 0 ? nullptr : reg_kernel_of(plan->dtype, t.p_log2, t.maxreg, lr);
-#ifdef TRIDI_CUDA_TUNING
-    if (cl) fk = reg_cluster_kernel_of(plan->dtype, t.p_log2, lr);
-#endif
+    const void *fk = v1_only || t.p_log2 == 0
+                         ? nullptr
+                         : reg_kernel_of(plan->dtype, t.p_log2, t.maxreg, cl > 0, lr);
     const bool fits = lt - cl - t.p_log2 <= 9 && lt >= lr && (c->passes == 1 || n - lr >= lt - lr);
     c->reg[i] = fits ? fk : nullptr;
     if (cl && !c->reg[i] && lr >= t.p_log2) /* smaller transforms: stockham.cuh, one block */
@@ -382,31 +383,18 @@ extern "C" tridi_status tridi_cuda_fft_execute(const struct tridi_fft_plan_s *pl
       a.nomath = c->nomath;
       const int64_t blocks = (a.total + ((int64_t)1 << a.log_g) - 1) >> a.log_g;
       void *args[] = {&a};
-#ifdef TRIDI_CUDA_TUNING
-      if (c->cluster_log2) { /* a tile over the 2^cluster_log2 blocks of a cluster */
+      if (c->cluster_log2) { /* tuning builds: a tile over the blocks of a cluster */
         const int lb = c->log_tile[i] - c->cluster_log2;
-        cudaLaunchAttribute at[1];
-        at[0].id = cudaLaunchAttributeClusterDimension;
-        at[0].val.clusterDim.x = 1u << c->cluster_log2;
-        at[0].val.clusterDim.y = 1;
-        at[0].val.clusterDim.z = 1;
-        cudaLaunchConfig_t cfg = {};
-        cfg.gridDim = dim3((unsigned)(blocks << c->cluster_log2));
-        cfg.blockDim = dim3(1u << (lb - c->p_log2));
-        cfg.dynamicSmemBytes = reg_smem(plan->dtype, lb);
-        cfg.stream = s;
-        cfg.attrs = at;
-        cfg.numAttrs = 1;
+        cudaLaunchAttribute at;
+        const cudaLaunchConfig_t cfg = tridi_cuda::cluster_config(
+            &at, 1 << c->cluster_log2, (unsigned)(blocks << c->cluster_log2),
+            1u << (lb - c->p_log2), reg_smem(plan->dtype, lb), s);
         e = cudaLaunchKernelExC(&cfg, c->reg[i], args);
-        if (e != cudaSuccess)
-          return tridi_cuda::cuda_error(e, "%s: launch of FFT pass %d of %d", fn, i + 1, c->passes);
-        log_ns += a.log_r;
-        continue;
+      } else {
+        const unsigned threads = 1u << (c->log_tile[i] - c->p_log2);
+        e = cudaLaunchKernel(c->reg[i], dim3((unsigned)blocks), dim3(threads), args,
+                             reg_smem(plan->dtype, c->log_tile[i]), s);
       }
-#endif
-      const unsigned threads = 1u << (c->log_tile[i] - c->p_log2);
-      e = cudaLaunchKernel(c->reg[i], dim3((unsigned)blocks), dim3(threads), args,
-                           reg_smem(plan->dtype, c->log_tile[i]), s);
     } else {
       e = dispatch(plan->dtype, c->tile_log2, &a, s);
     }

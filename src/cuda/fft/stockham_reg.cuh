@@ -35,6 +35,7 @@
 #ifndef TRIDI_CUDA_FFT_STOCKHAM_REG_CUH
 #define TRIDI_CUDA_FFT_STOCKHAM_REG_CUH
 
+#include "common/cluster.cuh"
 #include "fft/stockham.cuh"
 
 namespace tridi_fft {
@@ -153,79 +154,6 @@ struct block_exchange {
   __device__ __forceinline__ void sync() const { __syncthreads(); }
 };
 
-/* Thread-block clusters (sm_90): the block's rank and count in its
- * cluster, the cluster barrier (release / acquire; arrive.relaxed + wait
- * for the start, so that no block's shared memory is written before the
- * block runs; not .aligned: a divergent branch may precede them), and
- * another block's shared memory (distributed shared memory) */
-__device__ __forceinline__ void cluster_shape(unsigned *rank, unsigned *blocks) {
-  *rank = 0, *blocks = 1;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm("mov.u32 %0, %%cluster_ctarank;\n\tmov.u32 %1, %%cluster_nctarank;"
-      : "=r"(*rank), "=r"(*blocks));
-#endif
-}
-__device__ __forceinline__ void cluster_arrive_relaxed() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("barrier.cluster.arrive.relaxed;" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void cluster_wait() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("barrier.cluster.wait;" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void cluster_sync() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("barrier.cluster.arrive;\n\tbarrier.cluster.wait;" ::: "memory");
-#endif
-}
-/* *local (this block's shared memory) in block `rank` of the cluster:
- * its 32-bit shared::cluster address (mapa), then a store or load there */
-__device__ __forceinline__ unsigned dsmem_addr(const void *local, unsigned rank) {
-  unsigned r = 0;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm("mapa.shared::cluster.u32 %0, %1, %2;"
-      : "=r"(r)
-      : "r"((unsigned)__cvta_generic_to_shared(local)), "r"(rank));
-#else
-  (void)local, (void)rank;
-#endif
-  return r;
-}
-template <class C>
-__device__ __forceinline__ void dsmem_store(unsigned addr, C x) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  if constexpr (sizeof(x.x) == 4)
-    asm volatile("st.shared::cluster.v2.f32 [%0], {%1, %2};" ::"r"(addr), "f"(x.x), "f"(x.y)
-                 : "memory");
-  else
-    asm volatile("st.shared::cluster.v2.f64 [%0], {%1, %2};" ::"r"(addr), "d"(x.x), "d"(x.y)
-                 : "memory");
-#else
-  (void)addr, (void)x;
-#endif
-}
-template <class C>
-__device__ __forceinline__ C dsmem_load(unsigned addr) {
-  C x;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  if constexpr (sizeof(x.x) == 4)
-    asm volatile("ld.shared::cluster.v2.f32 {%0, %1}, [%2];"
-                 : "=f"(x.x), "=f"(x.y)
-                 : "r"(addr)
-                 : "memory");
-  else
-    asm volatile("ld.shared::cluster.v2.f64 {%0, %1}, [%2];"
-                 : "=d"(x.x), "=d"(x.y)
-                 : "r"(addr)
-                 : "memory");
-#else
-  (void)addr, x.x = 0, x.y = 0;
-#endif
-  return x;
-}
-
 /* The exchange across the blocks of a cluster: the cluster's threads ct =
  * rank 2^log_t + tid hold the tile as in one block (mode A: ct = t G + gl,
  * mode B: ct = gl R/P + t), and each thread's next points lie in its own
@@ -252,10 +180,10 @@ struct cluster_exchange {
   bool mode_a;
   __device__ __forceinline__ void put(int o, C x) const {
     const cluster_slot d = cluster_slot_of<LOG_R, LOG_P>(o, gl, log_g, log_t, mode_a);
-    dsmem_store(dsmem_addr(&sm[d.slot], d.block), x);
+    tridi_cuda::dsmem_store(tridi_cuda::dsmem_addr(&sm[d.slot], d.block), x);
   }
   __device__ __forceinline__ C get(int m) const { return sm[(m << log_t) + tid]; }
-  __device__ __forceinline__ void sync() const { cluster_sync(); }
+  __device__ __forceinline__ void sync() const { tridi_cuda::cluster_sync(); }
 };
 
 /* Stage LNS (inner stride ns = 2^LNS) of the R-point DFT and the stages
@@ -323,17 +251,17 @@ __device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
   const int tid = threadIdx.x;
   const bool mode_a = log_nr >= log_g;
   int ct = tid, log_t = 0;
-  unsigned rank = 0, blocks = 1;
+  unsigned rank = 0;
   if constexpr (CLUSTER) {
-    cluster_shape(&rank, &blocks);
+    rank = tridi_cuda::cluster_rank();
     log_t = 31 - __clz((int)blockDim.x);
     ct = ((int)rank << log_t) | tid;
-    cluster_arrive_relaxed(); /* waited for before the first exchange */
+    tridi_cuda::cluster_arrive_relaxed(); /* waited for before the first exchange */
   }
   const int gl = mode_a ? ct & (G - 1) : ct >> LOG_TR;
   const int t = mode_a ? ct >> log_g : ct & (TR - 1);
   int64_t tile_id = blockIdx.x;
-  if constexpr (CLUSTER) tile_id >>= 31 - __clz((int)blocks);
+  if constexpr (CLUSTER) tile_id >>= 31 - __clz((int)tridi_cuda::cluster_blocks());
   const int64_t g0 = tile_id << log_g, g = g0 + gl;
   const bool live = g < a.total;
   const int64_t b = g >> log_nr, j = g & (((int64_t)1 << log_nr) - 1);
@@ -374,7 +302,7 @@ __device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
     for (int m = 0; m < P; ++m) v[m] = cmul(v[m], m ? cmul(w0, p[m]) : w0);
   }
   if constexpr (CLUSTER) {
-    cluster_wait();
+    tridi_cuda::cluster_wait();
     const cluster_exchange<C, LOG_R, LOG_P> x{sm, t, gl, log_g, log_t, tid, mode_a};
     reg_stages<T, LOG_R, LOG_P, 0>::run(v, x, t, (const C *)a.tw, a.log_rmax, math);
   } else {
@@ -403,7 +331,7 @@ __device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
   if constexpr (CLUSTER) {
 #pragma unroll
     for (int m = 0; m < P; ++m) sm[(m << log_t) + tid] = v[m];
-    cluster_sync();
+    tridi_cuda::cluster_sync();
     e0 = (int)rank << (log_t + LOG_P), e1 = e0 + (1 << (log_t + LOG_P));
   } else {
     if (LOG_R > LOG_P) __syncthreads(); /* the last exchange's reads are done */
@@ -425,13 +353,14 @@ __device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
     C y;
     if constexpr (CLUSTER) {
       const cluster_slot d = cluster_slot_of<LOG_R, LOG_P>(k, gl2, log_g, log_t, true);
-      y = dsmem_load<C>(dsmem_addr(&sm[d.slot], d.block));
+      y = tridi_cuda::dsmem_load<C>(tridi_cuda::dsmem_addr(&sm[d.slot], d.block));
     } else {
       y = sm[rslot<C, LOG_R>(k, gl2, log_g, true)];
     }
     dst[b2 * a.d_dist + idx * a.d_stride] = y;
   }
-  if constexpr (CLUSTER) cluster_sync(); /* no block leaves while another reads its memory */
+  if constexpr (CLUSTER)
+    tridi_cuda::cluster_sync(); /* no block leaves while another reads its memory */
 }
 
 /* The kernel: at most 512 threads (the compiler's register limit 128), or

@@ -1,12 +1,13 @@
 /* PCR on a block's reduced rows with the block's first and last unknowns
- * left as two parameters, and the thread-block cluster primitives (sm_90):
- * the scalar cluster kernel (src/cuda/scalar/cluster.cu) and the variable
- * kind's segments of long systems (src/cuda/variable/var_segments.cu).
- * Device code, C++ only. */
+ * left as two parameters: the scalar cluster kernel
+ * (src/cuda/scalar/cluster.cu) and the variable kind's segments of long
+ * systems (src/cuda/variable/var_segments.cu), with the thread-block
+ * cluster primitives of common/cluster.cuh.  Device code, C++ only. */
 #ifndef TRIDI_CUDA_PCR_UV_CUH
 #define TRIDI_CUDA_PCR_UV_CUH
 
 #include "chunk.cuh"
+#include "common/cluster.cuh"
 
 namespace tridi_cuda {
 
@@ -137,63 +138,6 @@ __device__ __forceinline__ T warp_pcr(T lo, T di, T up, T rh, int j, int R2, int
     sj = ns;
   }
   return qj;
-}
-
-/* Split cluster barrier (sm_90): arrive (release) / wait (acquire).  maybe_unused:
- * the compute_80 PTX build compiles the cluster kernel with an empty body. */
-[[maybe_unused]] __device__ __forceinline__ void cluster_arrive() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("barrier.cluster.arrive.release;\n" ::: "memory");
-#endif
-}
-[[maybe_unused]] __device__ __forceinline__ void cluster_wait() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory");
-#endif
-}
-[[maybe_unused]] __device__ __forceinline__ void cluster_sync() {
-  cluster_arrive();
-  cluster_wait();
-}
-[[maybe_unused]] __device__ __forceinline__ unsigned cluster_rank() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  unsigned r;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
-  return r;
-#else
-  return 0;
-#endif
-}
-/* generic address of `p` (this block's shared memory) in block `rank` of the
- * cluster */
-template <typename T>
-__device__ __forceinline__ T *cluster_map(T *p, unsigned rank) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  uint64_t out;
-  asm volatile("mapa.u64 %0, %1, %2;\n" : "=l"(out) : "l"((uint64_t)p), "r"(rank));
-  return (T *)out;
-#else
-  (void)rank;
-  return p;
-#endif
-}
-
-/* Launch configuration of a cluster kernel (host): clusters of K blocks
- * along x (*attr must outlive the configuration's use). */
-inline cudaLaunchConfig_t cluster_config(cudaLaunchAttribute *attr, int K, unsigned grid,
-                                         unsigned threads, size_t smem, cudaStream_t stream) {
-  cudaLaunchConfig_t cfg = {};
-  attr->id = cudaLaunchAttributeClusterDimension;
-  attr->val.clusterDim.x = (unsigned)K;
-  attr->val.clusterDim.y = 1;
-  attr->val.clusterDim.z = 1;
-  cfg.gridDim = dim3(grid);
-  cfg.blockDim = dim3(threads);
-  cfg.dynamicSmemBytes = smem;
-  cfg.stream = stream;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  return cfg;
 }
 
 } /* namespace tridi_cuda */
