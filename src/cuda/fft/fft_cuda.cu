@@ -39,15 +39,15 @@ using tridi_fft::pass_args;
  * one-pass tile, the register kernel's points a thread (0: stockham.cuh's
  * kernel for every pass) and its registers a thread (__maxnreg__; 0: the
  * compiler's choice under a 512-thread bound).  H200 (docs/perf-log.md,
- * "FFT: the R-point DFTs in registers" and "Session 29"): c32 takes 16
- * points a thread in at most 80 registers (100 uncapped: two 256-thread
- * blocks an SM, three with the cap and 100 bytes spilled; one pass 74-96 %
- * of copy, multi-pass 59-86 % a pass against 70-88 / 55-76 % uncapped) and
- * multi-pass tiles of 2^12 with runs of 32 bytes (52-71 % a pass against
- * 43-61 % with 2^13 tiles, before the cap); c64 takes 8 points a thread in
- * at most 64 registers (81 uncapped; 73-95 % one pass, 63-91 % a pass,
- * against stockham.cuh's 26-44 %; 16 points spill).
- * sm_80 and the others: the same choices, not measured.  Builds with
+ * "FFT: the R-point DFTs in registers" and "FFT: registers for
+ * occupancy"): c32 takes 16 points a thread in at most 80 registers (100
+ * uncapped: two 256-thread blocks an SM, three with the cap and 100 bytes
+ * spilled; one pass 74-96 % of copy, multi-pass 59-86 % a pass against
+ * 70-88 / 55-76 % uncapped) and multi-pass tiles of 2^12 with runs of 32
+ * bytes (52-71 % a pass against 43-61 % with 2^13 tiles, before the cap);
+ * c64 takes 8 points a thread in at most 64 registers (81 uncapped; 73-95 %
+ * one pass, 63-91 % a pass, against stockham.cuh's 26-44 %; 16 points
+ * spill).  sm_80 and the others: the same choices, not measured.  Builds with
  * TRIDI_CUDA_TUNING read TRIDI_FFT_{TILE,MIN_GROUPS,ONE,ONE_TILE,P}_LOG2,
  * TRIDI_FFT_MAXREG (0 or the table's cap), TRIDI_FFT_V1=1 (stockham.cuh's
  * kernel for every pass) and TRIDI_FFT_NOMATH=1 (the register kernel
