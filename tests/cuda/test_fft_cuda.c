@@ -253,7 +253,8 @@ static void gpu_layouts(void **state) {
     }
 }
 
-/* a 3-pass plan captured into a graph on a non-default stream, replayed
+/* a multi-pass plan (3 passes by default, 2 with clusters in tuning
+ * builds) captured into a graph on a non-default stream, replayed
  * twice: the same bits as direct execution */
 static void gpu_graph(void **state) {
   (void)state;
@@ -271,7 +272,7 @@ static void gpu_graph(void **state) {
   tridi_fft_plan p = make(n, batch, TRIDI_C32, TRIDI_FFT_FORWARD, NULL, TRIDI_BACKEND_CUDA);
   tridi_fft_plan_info info = {.struct_size = sizeof info};
   assert_int_equal(tridi_fft_plan_get_info(p, &info), TRIDI_SUCCESS);
-  assert_true(info.passes >= 3);
+  assert_true(info.passes >= 2);
   assert_int_equal(tridi_fft_execute(p, din, dout, NULL), TRIDI_SUCCESS);
   CUDA_OK(cudaDeviceSynchronize());
   CUDA_OK(cudaMemcpy(a, dout, bytes, cudaMemcpyDeviceToHost));
