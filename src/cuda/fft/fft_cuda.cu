@@ -76,8 +76,8 @@ struct cuda_fft {
   void *tw;                    /* w_Rmax^e, e < Rmax (forward), for stockham_reg */
   int log_rmax;
   int nomath; /* measurement builds: TRIDI_FFT_NOMATH=1 (wrong results, the data movement's time) */
-  int cluster_log2; /* measurement builds: a tile over 2^cluster_log2 blocks
-                       (TRIDI_FFT_CLUSTER_LOG2) */
+  int cl[kMaxPasses]; /* measurement builds: the pass's tile over 2^cl blocks of a cluster
+                        (TRIDI_FFT_CLUSTER_LOG2 where one block cannot hold it; else 0) */
   void *scratch[2];
   size_t scratch_bytes;
 };
@@ -158,9 +158,12 @@ const void *reg_kernel_of(tridi_dtype dt, int p_log2, int maxreg, bool cluster, 
     }
   return nullptr;
 }
-size_t reg_smem(tridi_dtype dt, int log_tile) {
+/* the register kernel's shared memory for a block of 2^log_tile elements:
+ * its padded tile, and in a cluster a second unpadded one (the exchange's
+ * buffer B, stockham_reg.cuh) */
+size_t reg_smem(tridi_dtype dt, int log_tile, bool cluster = false) {
   const size_t esz = tridi_dtype_size(dt), tile = (size_t)1 << log_tile;
-  return (tile + tile / (128 / esz)) * esz;
+  return (tile + tile / (128 / esz) + (cluster ? tile : 0)) * esz;
 }
 
 /* the kernel of (dtype, tile): launch it, or (a == nullptr) raise its
@@ -237,19 +240,20 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
 #ifdef TRIDI_CUDA_TUNING
   c->nomath = nomath;
 #endif
-  c->cluster_log2 = cl;
   e = dispatch(plan->dtype, t.tile_log2, nullptr, nullptr);
   if (e != cudaSuccess)
     return tridi_cuda::cuda_error(e, "%s: the FFT kernel of 2^%d %s elements a block", fn,
                                   t.tile_log2, tridi_dtype_name(plan->dtype));
   const int n = plan->log2n;
   /* with clusters (tuning builds): one pass to the one-pass tile of 2^cl
-   * blocks, multi-pass tiles of 2^cl blocks */
+   * blocks, multi-pass tiles of 2^cl blocks; a pass whose groups one
+   * block's tile holds runs without the cluster */
   const int multi = t.tile_log2 + cl - t.min_groups_log2;
   if (n <= (cl ? t.one_tile_log2 + cl : t.one_log2)) {
     c->passes = 1;
     c->log_r[0] = n;
-    c->log_tile[0] = cl ? t.one_tile_log2 + cl : n > t.one_tile_log2 ? n : t.one_tile_log2;
+    c->cl[0] = n > t.one_tile_log2 ? cl : 0;
+    c->log_tile[0] = c->cl[0] ? t.one_tile_log2 + cl : n > t.one_tile_log2 ? n : t.one_tile_log2;
   } else {
     const int m = (n + multi - 1) / multi;
     if (m > kMaxPasses)
@@ -258,25 +262,27 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
     c->passes = m;
     for (int i = 0; i < m; ++i) {
       c->log_r[i] = n / m + (i < n % m ? 1 : 0);
-      c->log_tile[i] = t.tile_log2 + cl;
+      c->cl[i] = c->log_r[i] > t.tile_log2 - t.min_groups_log2 ? cl : 0;
+      c->log_tile[i] = t.tile_log2 + c->cl[i];
     }
   }
   /* which passes run the register kernel: R >= P, at most 512 threads, a
    * multi-pass group's j runs at least G long (mode A) or one pass (mode B) */
   c->log_rmax = 0;
   for (int i = 0; i < c->passes; ++i) {
-    const int lr = c->log_r[i], lt = c->log_tile[i];
+    const int lr = c->log_r[i], lt = c->log_tile[i], pcl = c->cl[i];
     const void *fk = v1_only || t.p_log2 == 0
                          ? nullptr
-                         : reg_kernel_of(plan->dtype, t.p_log2, t.maxreg, cl > 0, lr);
-    const bool fits = lt - cl - t.p_log2 <= 9 && lt >= lr && (c->passes == 1 || n - lr >= lt - lr);
+                         : reg_kernel_of(plan->dtype, t.p_log2, t.maxreg, pcl > 0, lr);
+    const bool fits =
+        lt - pcl - t.p_log2 <= 9 && lt >= lr && (c->passes == 1 || n - lr >= lt - lr);
     c->reg[i] = fits ? fk : nullptr;
-    if (cl && !c->reg[i] && lr >= t.p_log2) /* smaller transforms: stockham.cuh, one block */
+    if (pcl && !c->reg[i])
       return tridi_set_error(TRIDI_ERR_NOT_SUPPORTED,
                              "%s: no FFT cluster kernel for a pass of 2^%d points in tiles of 2^%d",
                              fn, lr, lt);
     if (c->reg[i]) {
-      e = tridi_cuda::allow_smem(fk, reg_smem(plan->dtype, lt - cl));
+      e = tridi_cuda::allow_smem(fk, reg_smem(plan->dtype, lt - pcl, pcl > 0));
       if (e != cudaSuccess)
         return tridi_cuda::cuda_error(e, "%s: the FFT register kernel of 2^%d %s elements a block",
                                       fn, lt, tridi_dtype_name(plan->dtype));
@@ -293,7 +299,7 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
   for (int i = 0; i < c->passes; ++i) {
     const int64_t groups = (plan->n >> c->log_r[i]) * plan->batch;
     const int log_g = c->log_tile[i] - c->log_r[i];
-    if ((((groups + ((int64_t)1 << log_g) - 1) >> log_g) << cl) > 0x7fffffffLL)
+    if ((((groups + ((int64_t)1 << log_g) - 1) >> log_g) << c->cl[i]) > 0x7fffffffLL)
       return tridi_set_error(TRIDI_ERR_NOT_SUPPORTED,
                              "%s: n * batch = %lld elements is too large for one launch", fn,
                              (long long)(plan->n * plan->batch));
@@ -337,7 +343,9 @@ extern "C" tridi_status tridi_cuda_fft_init(struct tridi_fft_plan_s *plan) {
   plan->scratch_bytes = (size_t)nbuf * c->scratch_bytes;
   plan->passes = c->passes;
   plan->threads = 0;
-  if (c->reg[0] && cl)
+  bool any_cl = false;
+  for (int i = 0; i < c->passes; ++i) any_cl = any_cl || c->cl[i] > 0;
+  if (c->reg[0] && any_cl)
     snprintf(plan->kernel, sizeof plan->kernel, "cuda_stockham_cluster%d_t%d_p%d_%s_x%d", 1 << cl,
              1 << c->log_tile[0], 1 << c->p_log2, tridi_dtype_name(plan->dtype), c->passes);
   else if (c->reg[0])
@@ -383,12 +391,12 @@ extern "C" tridi_status tridi_cuda_fft_execute(const struct tridi_fft_plan_s *pl
       a.nomath = c->nomath;
       const int64_t blocks = (a.total + ((int64_t)1 << a.log_g) - 1) >> a.log_g;
       void *args[] = {&a};
-      if (c->cluster_log2) { /* tuning builds: a tile over the blocks of a cluster */
-        const int lb = c->log_tile[i] - c->cluster_log2;
+      if (c->cl[i]) { /* tuning builds: a tile over the blocks of a cluster */
+        const int lb = c->log_tile[i] - c->cl[i];
         cudaLaunchAttribute at;
         const cudaLaunchConfig_t cfg = tridi_cuda::cluster_config(
-            &at, 1 << c->cluster_log2, (unsigned)(blocks << c->cluster_log2),
-            1u << (lb - c->p_log2), reg_smem(plan->dtype, lb), s);
+            &at, 1 << c->cl[i], (unsigned)(blocks << c->cl[i]), 1u << (lb - c->p_log2),
+            reg_smem(plan->dtype, lb, true), s);
         e = cudaLaunchKernelExC(&cfg, c->reg[i], args);
       } else {
         const unsigned threads = 1u << (c->log_tile[i] - c->p_log2);

@@ -30,8 +30,9 @@
  *
  * stockham_reg_cluster (sm_90; planned in tuning builds only) spreads the
  * tile over the blocks of a thread-block cluster: the cluster's threads
- * take the places of one block's, and the exchanges go through
- * distributed shared memory (cluster_exchange). */
+ * take the places of one block's, and at most two exchanges a pass go
+ * through distributed shared memory, the others stay in each block's own
+ * (cluster_exchange). */
 #ifndef TRIDI_CUDA_FFT_STOCKHAM_REG_CUH
 #define TRIDI_CUDA_FFT_STOCKHAM_REG_CUH
 
@@ -138,62 +139,183 @@ __device__ __forceinline__ int rslot(int o, int gl, int log_g, bool mode_a) {
 }
 
 /* The exchange between two stages through one block's shared memory:
- * put(o, x) stores point o of the thread's group, get(m) loads point t +
- * m R/P of it, sync() is the block's barrier */
+ * kind() its kind (one only), before() the barrier after the previous
+ * stage's reads, put(k, o, gl, x) stores point o of group gl, after() the
+ * barrier, role(k, t, gl) the thread's next (t, gl) (unchanged), get(k, m,
+ * t, gl) loads point t + m R/P of group gl */
 template <class C, int LOG_R, int LOG_P>
 struct block_exchange {
   C *sm;
-  int t, gl, log_g;
+  int log_g;
   bool mode_a;
-  __device__ __forceinline__ void put(int o, C x) const {
+  template <bool FIRST, bool NEXT_LAST>
+  __device__ __forceinline__ int kind() const {
+    return 0;
+  }
+  __device__ __forceinline__ void before(int) const { __syncthreads(); }
+  __device__ __forceinline__ void put(int, int o, int gl, C x) const {
     sm[rslot<C, LOG_R>(o, gl, log_g, mode_a)] = x;
   }
-  __device__ __forceinline__ C get(int m) const {
+  __device__ __forceinline__ void after(int) const { __syncthreads(); }
+  __device__ __forceinline__ void role(int, int &, int &) const {}
+  __device__ __forceinline__ C get(int, int m, int t, int gl) const {
     return sm[rslot<C, LOG_R>(t + (m << (LOG_R - LOG_P)), gl, log_g, mode_a)];
   }
-  __device__ __forceinline__ void sync() const { __syncthreads(); }
 };
 
-/* The exchange across the blocks of a cluster: the cluster's threads ct =
- * rank 2^log_t + tid hold the tile as in one block (mode A: ct = t G + gl,
- * mode B: ct = gl R/P + t), and each thread's next points lie in its own
- * block's shared memory, slot (m << log_t) + tid for point t + m R/P, so
- * that get() is local and conflict-free and put() writes into the block of
- * the thread that will read the point */
+/* The exchange across the blocks of a cluster of C = 2^cl blocks of 2^log_t
+ * threads.  Each stage's threads play the roles (t, gl) of one block's
+ * (thread t of group gl holds points t + m R/P) under one of two mappings:
+ *   top: cluster thread ct = block 2^log_t + thread, mode A ct = t G + gl,
+ *     mode B ct = gl R/P + t (the loads' and the stores' mapping: a block
+ *     holds runs of consecutive t);
+ *   low: block t mod C, thread (t / C) G + gl (mode A) or gl R/(P C) + t /
+ *     C (mode B).
+ * Under low, the exchange after any stage but the first keeps every point
+ * in its block (its next holder's t has the same low bits as its writer's),
+ * so a pass crosses blocks at most twice: after the first stage (top to
+ * low, or top to top where it has two stages) and into the last stage (low
+ * to top, where the store needs top: mode B, and mode A with Ns < G).  The
+ * kinds:
+ *   0 local (low to low): the block's own memory (rslot's layout over its
+ *     R / C points a group), __syncthreads;
+ *   1 the first exchange, to low, across blocks: st.shared::cluster into
+ *     buffer A of the next holder's block, slot cluster_xslot(m, thread),
+ *     the cluster barrier (no barrier before: the kernel waits for the
+ *     cluster's start);
+ *   2 the last exchange, to top, across blocks: the same into buffer B,
+ *     used by no other exchange, so no barrier before it either;
+ *   3 the first exchange when it is also the last and the store needs top:
+ *     kind 1 to top. */
+struct cluster_geom {
+  int log_g, log_t, cl;
+  bool mode_a, top_out;
+};
+struct cluster_thread {
+  int block, tid;
+};
 struct cluster_slot {
   int block, slot;
 };
-/* where point o of group gl lies between two stages: the block and slot
- * of the thread that holds it next (tests/cuda/test_fft_cluster_map.cu) */
+/* the cluster thread of role (t, gl) under a mapping (low or top) */
 template <int LOG_R, int LOG_P>
-__host__ __device__ __forceinline__ cluster_slot cluster_slot_of(int o, int gl, int log_g,
-                                                                 int log_t, bool mode_a) {
+__host__ __device__ __forceinline__ cluster_thread cluster_thread_of(int t, int gl,
+                                                                     const cluster_geom &q,
+                                                                     bool low) {
   constexpr int LOG_TR = LOG_R - LOG_P;
-  const int tr = o & ((1 << LOG_TR) - 1), m = o >> LOG_TR;
-  const int ct = mode_a ? (tr << log_g) | gl : (gl << LOG_TR) | tr;
-  return cluster_slot{ct >> log_t, (m << log_t) + (ct & ((1 << log_t) - 1))};
+  if (low)
+    return cluster_thread{t & ((1 << q.cl) - 1), q.mode_a ? ((t >> q.cl) << q.log_g) | gl
+                                                          : (gl << (LOG_TR - q.cl)) | (t >> q.cl)};
+  const int ct = q.mode_a ? (t << q.log_g) | gl : (gl << LOG_TR) | t;
+  return cluster_thread{ct >> q.log_t, ct & ((1 << q.log_t) - 1)};
+}
+/* the role (t, gl) of a block's thread under a mapping */
+template <int LOG_R, int LOG_P>
+__host__ __device__ __forceinline__ void cluster_role_of(int block, int tid,
+                                                         const cluster_geom &q, bool low, int &t,
+                                                         int &gl) {
+  constexpr int LOG_TR = LOG_R - LOG_P;
+  if (low) {
+    const int sh = q.mode_a ? q.log_g : LOG_TR - q.cl;
+    const int tl = q.mode_a ? tid >> sh : tid & ((1 << sh) - 1);
+    gl = q.mode_a ? tid & ((1 << q.log_g) - 1) : tid >> sh;
+    t = (tl << q.cl) | block;
+  } else {
+    const int ct = (block << q.log_t) | tid;
+    t = q.mode_a ? ct >> q.log_g : ct & ((1 << LOG_TR) - 1);
+    gl = q.mode_a ? ct & ((1 << q.log_g) - 1) : ct >> LOG_TR;
+  }
+}
+/* the kind of the exchange after the first stage (first) or another, into
+ * the last stage (next_last) or another */
+__host__ __device__ __forceinline__ int cluster_kind(bool first, bool next_last,
+                                                     const cluster_geom &q) {
+  const bool to_top = next_last && q.top_out;
+  return first ? (to_top ? 3 : 1) : (to_top ? 2 : 0);
+}
+/* the next stage's mapping after an exchange of kind k: low (else top) */
+__host__ __device__ __forceinline__ bool cluster_next_low(int k) { return k <= 1; }
+/* a local slot of point ol of the block's R / C points of group gl
+ * (rslot's layout: mode A ol-major, mode B group-major, padded) */
+template <class C, int LOG_R>
+__host__ __device__ __forceinline__ int cluster_lslot(int ol, int gl, const cluster_geom &q) {
+  constexpr int PADSH = sizeof(C) == 8 ? 4 : 3;
+  const int idx = q.mode_a ? (ol << q.log_g) + gl : (gl << (LOG_R - q.cl)) + ol;
+  return idx + (idx >> PADSH);
+}
+/* the slot of register m of thread tid in a crossing exchange's buffer,
+ * the thread's bits below a 128-byte row swizzled with 5 x its bits above
+ * (x ^ (5 (x >> w) mod 2^w)): a warp's stores into a block, threads R /
+ * (P C) or G R / (P C) apart, and its loads, consecutive threads, then
+ * meet each of a row's banks equally often (without it, 4 to 32 times as
+ * often as the fewest: tests/cuda/test_fft_cluster_map.cu) */
+template <class C>
+__host__ __device__ __forceinline__ int cluster_xslot(int m, int tid, int log_t) {
+  constexpr int LW = sizeof(C) == 8 ? 4 : 3; /* log2 of the slots a 128-byte row */
+  return (m << log_t) + (tid ^ ((5 * (tid >> LW)) & ((1 << LW) - 1)));
+}
+/* where an exchange of kind k puts point o of group gl: its next holder's
+ * block and slot (in buffer A, kind 2: B) */
+template <class C, int LOG_R, int LOG_P>
+__host__ __device__ __forceinline__ cluster_slot cluster_put_place(int k, int o, int gl,
+                                                                   const cluster_geom &q) {
+  constexpr int LOG_TR = LOG_R - LOG_P;
+  const cluster_thread h =
+      cluster_thread_of<LOG_R, LOG_P>(o & ((1 << LOG_TR) - 1), gl, q, cluster_next_low(k));
+  if (k == 0) return cluster_slot{h.block, cluster_lslot<C, LOG_R>(o >> q.cl, gl, q)};
+  return cluster_slot{h.block, cluster_xslot<C>(o >> LOG_TR, h.tid, q.log_t)};
+}
+/* the slot from which thread tid, role (t, gl), gets its point t + m R/P */
+template <class C, int LOG_R, int LOG_P>
+__host__ __device__ __forceinline__ int cluster_get_slot(int k, int m, int t, int gl, int tid,
+                                                         const cluster_geom &q) {
+  constexpr int LOG_TR = LOG_R - LOG_P;
+  if (k == 0) return cluster_lslot<C, LOG_R>((t + (m << LOG_TR)) >> q.cl, gl, q);
+  return cluster_xslot<C>(m, tid, q.log_t);
 }
 template <class C, int LOG_R, int LOG_P>
 struct cluster_exchange {
-  C *sm;
-  int t, gl, log_g, log_t, tid;
-  bool mode_a;
-  __device__ __forceinline__ void put(int o, C x) const {
-    const cluster_slot d = cluster_slot_of<LOG_R, LOG_P>(o, gl, log_g, log_t, mode_a);
-    tridi_cuda::dsmem_store(tridi_cuda::dsmem_addr(&sm[d.slot], d.block), x);
+  C *sa, *sb; /* buffers A and B */
+  unsigned rank;
+  int tid;
+  cluster_geom q;
+  template <bool FIRST, bool NEXT_LAST>
+  __device__ __forceinline__ int kind() const {
+    return cluster_kind(FIRST, NEXT_LAST, q);
   }
-  __device__ __forceinline__ C get(int m) const { return sm[(m << log_t) + tid]; }
-  __device__ __forceinline__ void sync() const { tridi_cuda::cluster_sync(); }
+  __device__ __forceinline__ void before(int k) const {
+    if (k == 0) __syncthreads();
+  }
+  __device__ __forceinline__ void put(int k, int o, int gl, C x) const {
+    const cluster_slot d = cluster_put_place<C, LOG_R, LOG_P>(k, o, gl, q);
+    if (k == 0)
+      sa[d.slot] = x;
+    else
+      tridi_cuda::dsmem_store(tridi_cuda::dsmem_addr(&(k == 1 ? sa : sb)[d.slot], d.block), x);
+  }
+  __device__ __forceinline__ void after(int k) const {
+    if (k == 0)
+      __syncthreads();
+    else
+      tridi_cuda::cluster_sync();
+  }
+  __device__ __forceinline__ void role(int k, int &t, int &gl) const {
+    if (k != 0) cluster_role_of<LOG_R, LOG_P>((int)rank, tid, q, cluster_next_low(k), t, gl);
+  }
+  __device__ __forceinline__ C get(int k, int m, int t, int gl) const {
+    return (k == 2 ? sb : sa)[cluster_get_slot<C, LOG_R, LOG_P>(k, m, t, gl, tid, q)];
+  }
 };
 
 /* Stage LNS (inner stride ns = 2^LNS) of the R-point DFT and the stages
- * after it; X the exchange (block_exchange or cluster_exchange) */
+ * after it; X the exchange (block_exchange or cluster_exchange); (t, gl)
+ * the thread's role, which a cluster exchange may change */
 template <class T, int LOG_R, int LOG_P, int LNS>
 struct reg_stages {
   typedef typename cplx<T>::type C;
   template <class X>
-  static __device__ __forceinline__ void run(C (&v)[1 << LOG_P], const X &x, int t, const C *tw,
-                                             int log_rmax, bool math) {
+  static __device__ __forceinline__ void run(C (&v)[1 << LOG_P], const X &x, int &t, int &gl,
+                                             const C *tw, int log_rmax, bool math) {
     constexpr int LRS = LOG_R - LNS < LOG_P ? LOG_R - LNS : LOG_P;
     constexpr int P = 1 << LOG_P, RS = 1 << LRS, NB = P / RS, TR = 1 << (LOG_R - LOG_P);
     constexpr int NS = 1 << LNS;
@@ -221,18 +343,22 @@ struct reg_stages {
       for (int q = 0; q < RS; ++q) v[i + q * NB] = y[q];
     }
     if constexpr (!LAST) {
-      if (LNS > 0) x.sync(); /* the previous stage's reads are done */
+      constexpr int LNS2 = LNS + LRS;
+      constexpr bool NEXT_LAST = LNS2 + (LOG_R - LNS2 < LOG_P ? LOG_R - LNS2 : LOG_P) == LOG_R;
+      const int k = x.template kind<LNS == 0, NEXT_LAST>();
+      if (LNS > 0) x.before(k); /* the previous stage's reads are done */
 #pragma unroll
       for (int i = 0; i < NB; ++i) {
         const int u = t + i * TR;
         const int o0 = ((u >> LNS) << (LNS + LRS)) + (u & (NS - 1));
 #pragma unroll
-        for (int k = 0; k < RS; ++k) x.put(o0 + k * NS, v[i + k * NB]);
+        for (int kk = 0; kk < RS; ++kk) x.put(k, o0 + kk * NS, gl, v[i + kk * NB]);
       }
-      x.sync();
+      x.after(k);
+      x.role(k, t, gl);
 #pragma unroll
-      for (int m = 0; m < P; ++m) v[m] = x.get(m);
-      reg_stages<T, LOG_R, LOG_P, LNS + LRS>::run(v, x, t, tw, log_rmax, math);
+      for (int m = 0; m < P; ++m) v[m] = x.get(k, m, t, gl);
+      reg_stages<T, LOG_R, LOG_P, LNS2>::run(v, x, t, gl, tw, log_rmax, math);
     }
   }
 };
@@ -250,18 +376,20 @@ __device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
   const int log_nr = a.log_nr, log_ns = a.log_ns;
   const int tid = threadIdx.x;
   const bool mode_a = log_nr >= log_g;
-  int ct = tid, log_t = 0;
+  int ct = tid, log_t = 0, cl = 0;
   unsigned rank = 0;
   if constexpr (CLUSTER) {
     rank = tridi_cuda::cluster_rank();
     log_t = 31 - __clz((int)blockDim.x);
+    cl = 31 - __clz((int)tridi_cuda::cluster_blocks());
     ct = ((int)rank << log_t) | tid;
     tridi_cuda::cluster_arrive_relaxed(); /* waited for before the first exchange */
   }
-  const int gl = mode_a ? ct & (G - 1) : ct >> LOG_TR;
-  const int t = mode_a ? ct >> log_g : ct & (TR - 1);
-  int64_t tile_id = blockIdx.x;
-  if constexpr (CLUSTER) tile_id >>= 31 - __clz((int)tridi_cuda::cluster_blocks());
+  /* the thread's role: point t + m R/P of group gl (a cluster's exchanges
+   * may change it; the loads and the stores see the top mapping's) */
+  int gl = mode_a ? ct & (G - 1) : ct >> LOG_TR;
+  int t = mode_a ? ct >> log_g : ct & (TR - 1);
+  const int64_t tile_id = (int64_t)blockIdx.x >> cl;
   const int64_t g0 = tile_id << log_g, g = g0 + gl;
   const bool live = g < a.total;
   const int64_t b = g >> log_nr, j = g & (((int64_t)1 << log_nr) - 1);
@@ -301,13 +429,18 @@ __device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
 #pragma unroll
     for (int m = 0; m < P; ++m) v[m] = cmul(v[m], m ? cmul(w0, p[m]) : w0);
   }
+  /* the store needs the top mapping (one pass, or Ns < G: through shared
+   * memory in runs of a block's consecutive t) */
+  const bool top_out = !mode_a || log_ns < log_g;
   if constexpr (CLUSTER) {
     tridi_cuda::cluster_wait();
-    const cluster_exchange<C, LOG_R, LOG_P> x{sm, t, gl, log_g, log_t, tid, mode_a};
-    reg_stages<T, LOG_R, LOG_P, 0>::run(v, x, t, (const C *)a.tw, a.log_rmax, math);
+    const int abuf = (P << log_t) + ((P << log_t) >> (sizeof(C) == 8 ? 4 : 3));
+    const cluster_exchange<C, LOG_R, LOG_P> x{
+        sm, sm + abuf, rank, tid, cluster_geom{log_g, log_t, cl, mode_a, top_out}};
+    reg_stages<T, LOG_R, LOG_P, 0>::run(v, x, t, gl, (const C *)a.tw, a.log_rmax, math);
   } else {
-    const block_exchange<C, LOG_R, LOG_P> x{sm, t, gl, log_g, mode_a};
-    reg_stages<T, LOG_R, LOG_P, 0>::run(v, x, t, (const C *)a.tw, a.log_rmax, math);
+    const block_exchange<C, LOG_R, LOG_P> x{sm, log_g, mode_a};
+    reg_stages<T, LOG_R, LOG_P, 0>::run(v, x, t, gl, (const C *)a.tw, a.log_rmax, math);
   }
   if (a.conj_out)
 #pragma unroll
@@ -323,44 +456,44 @@ __device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
     return;
   }
   /* Ns < G (the first pass of a multi-pass plan): through shared memory,
-   * (j mod Ns, k) on the lowest thread bits.  A cluster's threads write
-   * their outputs into their own slots (read by no other thread since the
-   * last exchange) and each block stores its share of the cluster's tile,
-   * reading the slots' owners' shared memory. */
-  int e0 = 0, e1;
+   * (j mod Ns, k) on the lowest thread bits.  In a cluster each block
+   * stores its own R / C outputs of each group (the top mapping's: runs of
+   * R / (P C) consecutive k), from its own memory. */
+  if (LOG_R > LOG_P) __syncthreads(); /* the last exchange's reads are done */
+  const int ns = 1 << log_ns;
+  C *dst = (C *)a.dst;
   if constexpr (CLUSTER) {
+    const cluster_geom q{log_g, log_t, cl, true, true};
+    const int lb = LOG_TR - cl, tl = t & ((1 << lb) - 1);
 #pragma unroll
-    for (int m = 0; m < P; ++m) sm[(m << log_t) + tid] = v[m];
-    tridi_cuda::cluster_sync();
-    e0 = (int)rank << (log_t + LOG_P), e1 = e0 + (1 << (log_t + LOG_P));
+    for (int m = 0; m < P; ++m) sm[cluster_lslot<C, LOG_R>((m << lb) | tl, gl, q)] = v[m];
+    __syncthreads();
+    for (int e = tid; e < (G << (LOG_R - cl)); e += blockDim.x) {
+      const int kl = (e >> log_ns) & ((1 << (LOG_R - cl)) - 1);
+      const int gl2 = ((e >> (log_ns + LOG_R - cl)) << log_ns) | (e & (ns - 1));
+      const int64_t g2 = g0 + gl2;
+      if (g2 >= a.total) continue;
+      const int k = ((kl >> lb) << LOG_TR) | ((int)rank << lb) | (kl & ((1 << lb) - 1));
+      const int64_t b2 = g2 >> log_nr, j2 = g2 & (((int64_t)1 << log_nr) - 1);
+      const int64_t idx =
+          ((j2 >> log_ns) << (log_ns + LOG_R)) + (j2 & (ns - 1)) + ((int64_t)k << log_ns);
+      dst[b2 * a.d_dist + idx * a.d_stride] = sm[cluster_lslot<C, LOG_R>(kl, gl2, q)];
+    }
   } else {
-    if (LOG_R > LOG_P) __syncthreads(); /* the last exchange's reads are done */
 #pragma unroll
     for (int m = 0; m < P; ++m) sm[rslot<C, LOG_R>(t + m * TR, gl, log_g, true)] = v[m];
     __syncthreads();
-    e1 = G << LOG_R;
-  }
-  const int ns = 1 << log_ns;
-  C *dst = (C *)a.dst;
-  for (int e = e0 + tid; e < e1; e += blockDim.x) {
-    const int k = (e >> log_ns) & ((1 << LOG_R) - 1);
-    const int gl2 = ((e >> (log_ns + LOG_R)) << log_ns) | (e & (ns - 1));
-    const int64_t g2 = g0 + gl2;
-    if (g2 >= a.total) continue;
-    const int64_t b2 = g2 >> log_nr, j2 = g2 & (((int64_t)1 << log_nr) - 1);
-    const int64_t idx =
-        ((j2 >> log_ns) << (log_ns + LOG_R)) + (j2 & (ns - 1)) + ((int64_t)k << log_ns);
-    C y;
-    if constexpr (CLUSTER) {
-      const cluster_slot d = cluster_slot_of<LOG_R, LOG_P>(k, gl2, log_g, log_t, true);
-      y = tridi_cuda::dsmem_load<C>(tridi_cuda::dsmem_addr(&sm[d.slot], d.block));
-    } else {
-      y = sm[rslot<C, LOG_R>(k, gl2, log_g, true)];
+    for (int e = tid; e < (G << LOG_R); e += blockDim.x) {
+      const int k = (e >> log_ns) & ((1 << LOG_R) - 1);
+      const int gl2 = ((e >> (log_ns + LOG_R)) << log_ns) | (e & (ns - 1));
+      const int64_t g2 = g0 + gl2;
+      if (g2 >= a.total) continue;
+      const int64_t b2 = g2 >> log_nr, j2 = g2 & (((int64_t)1 << log_nr) - 1);
+      const int64_t idx =
+          ((j2 >> log_ns) << (log_ns + LOG_R)) + (j2 & (ns - 1)) + ((int64_t)k << log_ns);
+      dst[b2 * a.d_dist + idx * a.d_stride] = sm[rslot<C, LOG_R>(k, gl2, log_g, true)];
     }
-    dst[b2 * a.d_dist + idx * a.d_stride] = y;
   }
-  if constexpr (CLUSTER)
-    tridi_cuda::cluster_sync(); /* no block leaves while another reads its memory */
 }
 
 /* The kernel: at most 512 threads (the compiler's register limit 128), or
