@@ -14,7 +14,7 @@
  * register meet each bank of a block's 128-byte rows at most twice as
  * often as 32 stores must (2 for c32, 4 for c64; cluster_xslot's swizzle
  * meets the least everywhere but c32 R = 2^12 over 8 blocks, mode A's last
- * exchange, twice it; without the swizzle 4 to 32 times it).  c32 with 16
+ * exchange, twice it; without the swizzle up to 8 times it).  c32 with 16
  * points a thread, c64 with 8, as the tuning table plans them.  Compiled by nvcc, runs on the CPU:
  * no GPU needed (the kernel itself runs in the tuning builds' cuda_fft_cluster* tests). */
 #include <cstdio>

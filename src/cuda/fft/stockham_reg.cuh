@@ -247,8 +247,8 @@ __host__ __device__ __forceinline__ int cluster_lslot(int ol, int gl, const clus
  * the thread's bits below a 128-byte row swizzled with 5 x its bits above
  * (x ^ (5 (x >> w) mod 2^w)): a warp's stores into a block, threads R /
  * (P C) or G R / (P C) apart, and its loads, consecutive threads, then
- * meet each of a row's banks equally often (without it, 4 to 32 times as
- * often as the fewest: tests/cuda/test_fft_cluster_map.cu) */
+ * meet each of a row's banks as few times as they can, twice that at
+ * most (without it up to 8 times: tests/cuda/test_fft_cluster_map.cu) */
 template <class C>
 __host__ __device__ __forceinline__ int cluster_xslot(int m, int tid, int log_t) {
   constexpr int LW = sizeof(C) == 8 ? 4 : 3; /* log2 of the slots a 128-byte row */
