@@ -70,11 +70,10 @@ __device__ __forceinline__ T *cluster_map(T *p, unsigned rank) {
 #endif
 }
 
-/* The same through 32-bit shared::cluster addresses: dsmem_addr(p, rank),
- * then dsmem_store / dsmem_load of a complex value (float2, double2) there.
- * The FFT's cluster kernel spills fewer registers so than through
- * cluster_map's 64-bit generic pointers (ptxas: 92-100 against 116-172
- * bytes, c32). */
+/* The same through a 32-bit shared::cluster address: dsmem_addr(p, rank),
+ * then dsmem_store of a complex value (float2, double2) there.  The FFT's
+ * cluster kernel spills fewer registers so than through cluster_map's
+ * 64-bit generic pointers (ptxas: 92-100 against 116-172 bytes, c32). */
 __device__ __forceinline__ unsigned dsmem_addr(const void *p, unsigned rank) {
   unsigned r = 0;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -98,25 +97,6 @@ __device__ __forceinline__ void dsmem_store(unsigned addr, C x) {
 #else
   (void)addr, (void)x;
 #endif
-}
-template <class C>
-__device__ __forceinline__ C dsmem_load(unsigned addr) {
-  C x;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  if constexpr (sizeof(x.x) == 4)
-    asm volatile("ld.shared::cluster.v2.f32 {%0, %1}, [%2];"
-                 : "=f"(x.x), "=f"(x.y)
-                 : "r"(addr)
-                 : "memory");
-  else
-    asm volatile("ld.shared::cluster.v2.f64 {%0, %1}, [%2];"
-                 : "=d"(x.x), "=d"(x.y)
-                 : "r"(addr)
-                 : "memory");
-#else
-  (void)addr, x.x = 0, x.y = 0;
-#endif
-  return x;
 }
 
 /* Launch configuration of a cluster kernel (host): clusters of K blocks

@@ -128,6 +128,13 @@ const void *reg_kernel(int lr) {
     return (const void *)tridi_fft::stockham_reg_cap<T, LR, LOG_P, MAXREG>;
   }
 }
+/* the uncapped kernel (maxreg 0) or the one at the table's cap CAP */
+template <class T, int LOG_P, int CAP>
+const void *reg_kernel_capped(int maxreg, int lr) {
+  return maxreg == 0     ? reg_kernel<T, LOG_P, 0, false, LOG_P>(lr)
+         : maxreg == CAP ? reg_kernel<T, LOG_P, CAP, false, LOG_P>(lr)
+                         : nullptr;
+}
 const void *reg_kernel_of(tridi_dtype dt, int p_log2, int maxreg, bool cluster, int lr) {
   if (lr < p_log2) return nullptr;
   if (cluster) { /* tuning builds: the caps of the table only */
@@ -141,22 +148,10 @@ const void *reg_kernel_of(tridi_dtype dt, int p_log2, int maxreg, bool cluster, 
   }
   if (dt == TRIDI_C32) {
     if (p_log2 == 3) return reg_kernel<float, 3, 0, false, 3>(lr); /* 64 registers, below any cap */
-    if (p_log2 == 4) switch (maxreg) {
-        case 0:
-          return reg_kernel<float, 4, 0, false, 4>(lr);
-        case 80:
-          return reg_kernel<float, 4, 80, false, 4>(lr);
-      }
-    return nullptr;
+    return p_log2 == 4 ? reg_kernel_capped<float, 4, 80>(maxreg, lr) : nullptr;
   }
   /* c64: 8 points a thread only (16 spill at the 512-thread bound) */
-  if (p_log2 == 3) switch (maxreg) {
-      case 0:
-        return reg_kernel<double, 3, 0, false, 3>(lr);
-      case 64:
-        return reg_kernel<double, 3, 64, false, 3>(lr);
-    }
-  return nullptr;
+  return p_log2 == 3 ? reg_kernel_capped<double, 3, 64>(maxreg, lr) : nullptr;
 }
 /* the register kernel's shared memory for a block of 2^log_tile elements:
  * its padded tile, and in a cluster a second unpadded one (the exchange's

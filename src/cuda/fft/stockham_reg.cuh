@@ -278,19 +278,21 @@ struct cluster_exchange {
   C *sa, *sb; /* buffers A and B */
   unsigned rank;
   int tid, log_g, log_t, cl;
-  /* the mode and the store's mapping as constants (MODE_A, TOP_OUT): every
-   * kind and mapping is then known at compile time (NOMATH: 1.7x the block
-   * kernel's instructions with them at run time) */
-  cluster_geom q = {log_g, log_t, cl, MODE_A, TOP_OUT};
+  /* the geometry with the mode and the store's mapping as constants
+   * (MODE_A, TOP_OUT): every kind and mapping is then known at compile time
+   * (NOMATH: 1.7x the block kernel's instructions with them at run time) */
+  __device__ __forceinline__ cluster_geom q() const {
+    return cluster_geom{log_g, log_t, cl, MODE_A, TOP_OUT};
+  }
   template <bool FIRST, bool NEXT_LAST>
   __device__ __forceinline__ int kind() const {
-    return cluster_kind(FIRST, NEXT_LAST, cluster_geom{0, 0, 0, MODE_A, TOP_OUT});
+    return cluster_kind(FIRST, NEXT_LAST, q());
   }
   __device__ __forceinline__ void before(int k) const {
     if (k == 0) __syncthreads();
   }
   __device__ __forceinline__ void put(int k, int o, int gl, C x) const {
-    const cluster_slot d = cluster_put_place<C, LOG_R, LOG_P>(k, o, gl, q);
+    const cluster_slot d = cluster_put_place<C, LOG_R, LOG_P>(k, o, gl, q());
     if (k == 0)
       sa[d.slot] = x;
     else
@@ -303,10 +305,10 @@ struct cluster_exchange {
       tridi_cuda::cluster_sync();
   }
   __device__ __forceinline__ void role(int k, int &t, int &gl) const {
-    if (k != 0) cluster_role_of<LOG_R, LOG_P>((int)rank, tid, q, cluster_next_low(k), t, gl);
+    if (k != 0) cluster_role_of<LOG_R, LOG_P>((int)rank, tid, q(), cluster_next_low(k), t, gl);
   }
   __device__ __forceinline__ C get(int k, int m, int t, int gl) const {
-    return (k == 2 ? sb : sa)[cluster_get_slot<C, LOG_R, LOG_P>(k, m, t, gl, tid, q)];
+    return (k == 2 ? sb : sa)[cluster_get_slot<C, LOG_R, LOG_P>(k, m, t, gl, tid, q())];
   }
 };
 
@@ -438,20 +440,16 @@ __device__ __forceinline__ void stockham_reg_body(const pass_args &a) {
   if constexpr (CLUSTER) {
     tridi_cuda::cluster_wait();
     const int abuf = (P << log_t) + ((P << log_t) >> (sizeof(C) == 8 ? 4 : 3));
-    const C *tw = (const C *)a.tw;
-    if (!mode_a) {
-      const cluster_exchange<C, LOG_R, LOG_P, false, true> x{sm, sm + abuf, rank, tid,
-                                                         log_g, log_t, cl};
-      reg_stages<T, LOG_R, LOG_P, 0>::run(v, x, t, gl, tw, a.log_rmax, math);
-    } else if (top_out) {
-      const cluster_exchange<C, LOG_R, LOG_P, true, true> x{sm, sm + abuf, rank, tid,
-                                                         log_g, log_t, cl};
-      reg_stages<T, LOG_R, LOG_P, 0>::run(v, x, t, gl, tw, a.log_rmax, math);
-    } else {
-      const cluster_exchange<C, LOG_R, LOG_P, true, false> x{sm, sm + abuf, rank, tid,
-                                                         log_g, log_t, cl};
-      reg_stages<T, LOG_R, LOG_P, 0>::run(v, x, t, gl, tw, a.log_rmax, math);
-    }
+    const auto stages = [&](auto x) {
+      x = {sm, sm + abuf, rank, tid, log_g, log_t, cl};
+      reg_stages<T, LOG_R, LOG_P, 0>::run(v, x, t, gl, (const C *)a.tw, a.log_rmax, math);
+    };
+    if (!mode_a)
+      stages(cluster_exchange<C, LOG_R, LOG_P, false, true>{});
+    else if (top_out)
+      stages(cluster_exchange<C, LOG_R, LOG_P, true, true>{});
+    else
+      stages(cluster_exchange<C, LOG_R, LOG_P, true, false>{});
   } else {
     const block_exchange<C, LOG_R, LOG_P> x{sm, log_g, mode_a};
     reg_stages<T, LOG_R, LOG_P, 0>::run(v, x, t, gl, (const C *)a.tw, a.log_rmax, math);
