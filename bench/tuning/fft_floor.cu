@@ -239,21 +239,6 @@ double copy_gbps(size_t bytes, int reps) {
   return 2.0 * (double)bytes / (best * 1e6);
 }
 
-std::vector<std::string> split(const char *s) {
-  std::vector<std::string> v;
-  std::string cur;
-  for (const char *p = s;; ++p) {
-    if (*p == ',' || !*p) {
-      if (!cur.empty()) v.push_back(cur);
-      cur.clear();
-      if (!*p) break;
-    } else {
-      cur += *p;
-    }
-  }
-  return v;
-}
-
 } /* namespace */
 
 int main(int argc, char **argv) {
@@ -293,10 +278,10 @@ int main(int argc, char **argv) {
   }
   const int64_t total = (int64_t)1 << total_log2;
   const std::vector<long long> cls = floor_parse_list(cl_s), occs = floor_parse_list(occ_s);
-  const std::vector<std::string> pats = split(pat_s);
+  const std::vector<std::string> pats = floor_split_list(pat_s);
   int rc = 0;
   printf("dtype,cluster_log2,threads,occ,pattern,total,ms,gbps,copy_gbps,pct_copy,check\n");
-  for (const std::string &d : split(dtypes)) {
+  for (const std::string &d : floor_split_list(dtypes)) {
     const size_t esz = d == "c64" ? 16 : 8;
     const double cg = copy_gbps(esz * (size_t)total, reps);
     if (cg <= 0) return 1;
